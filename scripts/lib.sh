@@ -1,0 +1,50 @@
+# Shared set-up for scripts/start and scripts/test. Idempotent: a second run only checks.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+VENV="$ROOT/.venv"
+PY="$VENV/bin/python"
+
+# Debian packages: WeasyPrint's libraries (libharfbuzz-subset0 makes font subsetting ~80x
+# faster), a Japanese font for PDFs, gettext for the translation catalogues, Chromium for the
+# browser tests.
+DEBS_RUN="libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-ipaexfont-gothic gettext"
+DEBS_TEST="chromium"
+
+install_debs() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "efuda: installing Debian packages: ${missing[*]}"
+  local SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then SUDO="sudo"; else
+      echo "efuda: please install as root: apt-get install ${missing[*]}" >&2; return 1
+    fi
+  fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+install_python() {
+  local extras="$1"
+  if [ ! -x "$PY" ]; then
+    python3.11 -m venv "$VENV" 2>/dev/null || python3 -m venv "$VENV"
+  fi
+  local stamp="$VENV/.efuda-$extras-$(sha1sum pyproject.toml | cut -c1-12)"
+  if [ ! -f "$stamp" ]; then
+    "$PY" -m pip install -q --upgrade pip
+    if [ "$extras" = "test" ]; then
+      "$PY" -m pip install -q -e ".[test]"
+    else
+      "$PY" -m pip install -q -e .
+    fi
+    touch "$stamp"
+  fi
+}
+
+compile_catalogues() {
+  "$PY" manage.py compilemessages --ignore=.venv -v 0
+}

@@ -1,0 +1,49 @@
+"""Shared fixtures: users with each club role, a club, players and open sessions."""
+
+import datetime
+
+import pytest
+
+from tests import factories
+
+
+@pytest.fixture
+def club(db):
+    return factories.ClubFactory()
+
+
+@pytest.fixture
+def public_club(db):
+    return factories.ClubFactory(is_public=True)
+
+
+@pytest.fixture
+def players(club):
+    names = ["太郎", "花子", "Ken", "ゆき", "Sam", "次郎"]
+    return [factories.PlayerFactory(club=club, name=name) for name in names]
+
+
+@pytest.fixture
+def users(club):
+    """One user per role in ``club`` plus an outsider: {"owner": u, ..., "outsider": u}."""
+    result = {}
+    for role in ("owner", "scorekeeper", "member"):
+        user = factories.UserFactory(username=f"{role}-user")
+        factories.MembershipFactory(club=club, user=user, role=role)
+        result[role] = user
+    result["outsider"] = factories.UserFactory(username="outsider-user")
+    return result
+
+
+@pytest.fixture
+def napoleon_session(club):
+    ruleset = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
+    return factories.session(club=club, ruleset=ruleset, date=datetime.date(2026, 11, 20))
+
+
+@pytest.fixture
+def daifugo_session(club):
+    ruleset = factories.ClubRuleSetFactory(
+        club=club, code="daifugo-common", preset="daifugo-common"
+    )
+    return factories.session(club=club, ruleset=ruleset, date=datetime.date(2026, 11, 20))

@@ -1,0 +1,57 @@
+"""factory_boy factories. ``.build()`` makes objects without the database."""
+
+import factory
+from django.contrib.auth import get_user_model
+
+from tournaments import models
+from tournaments.services.sessions import session_create
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.PostGenerationMethodCall("set_password", "pass-word-123")
+
+
+class ClubFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = models.Club
+
+    slug = factory.Sequence(lambda n: f"club{n}")
+    name = factory.Sequence(lambda n: f"ナポレオン部 {n}")
+    is_public = False
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = models.Membership
+
+    club = factory.SubFactory(ClubFactory)
+    user = factory.SubFactory(UserFactory)
+    role = "member"
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = models.Player
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"player{n}")
+
+
+class ClubRuleSetFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = models.ClubRuleSet
+        django_get_or_create = ("club", "code")
+
+    club = factory.SubFactory(ClubFactory)
+    code = "napoleon-wiki"
+    preset = "napoleon-wiki"
+    options = factory.LazyFunction(dict)
+
+
+def session(*, club, ruleset, date, table="A"):
+    return session_create(club=club, ruleset=ruleset, date=date, table=table)

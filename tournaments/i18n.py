@@ -1,0 +1,35 @@
+"""Render the scoring core's translatable messages and errors in the user's language."""
+
+from collections.abc import Mapping, Sequence
+
+from django.utils.translation import gettext
+
+from scoring.errors import EfudaError
+
+
+def render_message(text: str, params: Mapping | None = None, names: Mapping | None = None) -> str:
+    """Translate a msgid from the scoring core and fill its parameters.
+
+    ``names`` maps player keys (ids as strings) to display names, so a message that names a
+    player shows the name, never the database id.
+    """
+    params = dict(params or {})
+    if names:
+        for key, value in params.items():
+            if isinstance(value, str) and value in names:
+                params[key] = names[value]
+    translated = gettext(text)
+    try:
+        return translated % params if params else translated
+    except (KeyError, TypeError, ValueError):
+        # A broken translation must never take a page down: fall back to the msgid.
+        return text % params if params else text
+
+
+def render_explanation(lines: Sequence, names: Mapping | None = None) -> list[str]:
+    """``lines`` is the stored explanation: a list of ``[text, params]`` pairs."""
+    return [render_message(text, params, names) for text, params in lines]
+
+
+def error_text(error: EfudaError, names: Mapping | None = None) -> str:
+    return render_message(error.message, error.params, names)

@@ -1,0 +1,130 @@
+"""Clubs, the people in them, and the rule sets they play."""
+
+import unicodedata
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+import rules
+
+
+def normalise_name(name: str) -> str:
+    """The key that makes two spellings of a display name the same player.
+
+    NFKC folds full-width and half-width forms (ＡＢＣ = ABC, ｶﾀｶﾅ = カタカナ); casefold and
+    collapsed spaces stop "Taro" and "taro " from becoming two players.
+    """
+    text = unicodedata.normalize("NFKC", name or "")
+    return " ".join(text.split()).casefold()
+
+
+class Club(models.Model):
+    slug = models.SlugField(_("address"), max_length=50, unique=True)
+    name = models.CharField(_("name"), max_length=100)
+    is_public = models.BooleanField(
+        _("standings are public"),
+        default=False,
+        help_text=_("Anyone may read the club's standings, sessions and player pages."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    OWNER = "owner", _("Owner")
+    SCOREKEEPER = "scorekeeper", _("Scorekeeper")
+    MEMBER = "member", _("Member")
+
+
+class Membership(models.Model):
+    """A user's role in one club. Owners manage members and rule sets; scorekeepers record."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+    history = HistoricalRecords()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique"),
+        ]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club} ({self.role})"
+
+
+class Player(models.Model):
+    """A person as a club knows them. The same person may be a player in several clubs,
+    optionally linked to one user account."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=64)
+    name_key = models.CharField(max_length=64, editable=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+    )
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name_key"], name="player_name_unique"),
+        ]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        # Derived key only; validation of names lives in services.players.
+        self.name_key = normalise_name(self.name)
+        super().save(*args, **kwargs)
+
+
+class ClubRuleSet(models.Model):
+    """A preset from rules/ plus the club's overrides. ``code`` is what imports and forms use."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rulesets")
+    code = models.SlugField(_("code"), max_length=50)
+    name = models.CharField(_("name"), max_length=100, blank=True)
+    preset = models.CharField(_("preset"), max_length=40)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "code"], name="ruleset_code_unique"),
+        ]
+        verbose_name = _("rule set")
+        verbose_name_plural = _("rule sets")
+
+    def __str__(self) -> str:
+        return self.name or self.code
+
+    def to_rules(self) -> "rules.RuleSet":
+        """The one place a club's rule set becomes a pure rule set."""
+        return rules.build_ruleset(self.preset, self.options or {}, code=self.code)
+
+    @property
+    def game(self) -> str:
+        return rules.get_preset(self.preset).game

@@ -1,0 +1,65 @@
+"""Keep ``StandingAggregate`` rows in step with score lines, inside the caller's transaction."""
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.db.models import F
+
+from ..models import BidAggregate, ScoreLine, StandingAggregate
+from .scoring_bridge import LineSpec, counters, periods
+
+
+def spec_of(line: ScoreLine) -> LineSpec:
+    return LineSpec(
+        player_id=line.player_id, seat=line.seat, points=line.points, role=line.role,
+        won=line.won, bid=line.bid, trump=line.trump, solo=line.solo, plan_b=line.plan_b,
+        all20=line.all20, position=line.position, miyako_ochi=line.miyako_ochi,
+        forbidden=line.forbidden,
+    )
+
+
+def aggregates_apply(
+    *, club_id: int, game: str, day, specs: Iterable[LineSpec], sign: int
+) -> None:
+    """Add (sign=+1) or remove (sign=-1) score lines from the month, season and all-time rows.
+
+    Increments are ``F()`` expressions, so two scorekeepers saving at once never lose an update.
+    """
+    specs_list = list(specs)
+    deltas: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for spec in specs_list:
+        for key, value in counters(spec).items():
+            deltas[spec.player_id][key] += sign * value
+    if not deltas:
+        return
+    keys = periods(day)
+    StandingAggregate.objects.bulk_create(
+        [
+            StandingAggregate(club_id=club_id, game=game, period=period, player_id=player_id)
+            for player_id in deltas
+            for period in keys
+        ],
+        ignore_conflicts=True,
+    )
+    for player_id, delta in deltas.items():
+        StandingAggregate.objects.filter(
+            club_id=club_id, game=game, player_id=player_id, period__in=keys
+        ).update(**{field: F(field) + value for field, value in delta.items()})
+    _bids_apply(club_id=club_id, specs=specs_list, sign=sign)
+
+
+def _bids_apply(*, club_id: int, specs: list[LineSpec], sign: int) -> None:
+    """The Napoleon's own line also counts in their per-bid, per-trump record."""
+    for spec in specs:
+        if spec.role != "napoleon" or spec.bid is None:
+            continue
+        BidAggregate.objects.bulk_create(
+            [BidAggregate(club_id=club_id, player_id=spec.player_id, bid=spec.bid,
+                          trump=spec.trump)],
+            ignore_conflicts=True,
+        )
+        delta = {"deals": 1, "wins": int(bool(spec.won)), "points": spec.points,
+                 "solo_deals": int(spec.solo), "solo_wins": int(spec.solo and bool(spec.won))}
+        BidAggregate.objects.filter(player_id=spec.player_id, bid=spec.bid, trump=spec.trump).update(
+            **{f: F(f) + sign * v for f, v in delta.items() if v}
+        )

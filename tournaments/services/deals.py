@@ -1,0 +1,225 @@
+"""Record, preview, edit, delete and restore deals.
+
+Each write stores the deal, its score lines and the aggregate changes in one transaction, so a
+failure at any point leaves nothing half-written.
+"""
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from ..models import Deal, Game, GameSession, ScoreLine
+from .aggregates import aggregates_apply, spec_of
+from .errors import fail
+from .players import players_by_ids
+from .rulesets import session_rules
+from .scoring_bridge import line_specs, outcome_dict, score
+
+
+def _check_players(session: GameSession, data: dict) -> None:
+    """Every player id in the input must be a player of the session's club."""
+    if session.game == Game.NAPOLEON:
+        seats = data.get("seats") or []
+        if isinstance(seats, (list, tuple)):
+            players_by_ids(club=session.club, ids=seats, field="seats")
+    else:
+        order = data.get("order") or []
+        if isinstance(order, (list, tuple)):
+            players_by_ids(club=session.club, ids=order, field="order")
+
+
+def _previous_daifugo(session: GameSession, before_seq: int | None) -> str | None:
+    """The 大富豪 of the session's latest live round before ``before_seq`` (for 都落ち)."""
+    rounds = Deal.objects.filter(session=session, is_deleted=False)
+    if before_seq is not None:
+        rounds = rounds.filter(seq__lt=before_seq)
+    last = rounds.order_by("-seq").only("outcome").first()
+    if last is None:
+        return None
+    order = last.outcome.get("final_order") or []
+    return order[0] if order else None
+
+
+def _normalise(session: GameSession, data: dict, seq: int | None) -> dict:
+    data = dict(data)
+    if session.game == Game.DAIFUGO:
+        data["previous_daifugo"] = _previous_daifugo(session, seq)
+    return data
+
+
+def deal_preview(*, session: GameSession, data: dict):
+    """Score ``data`` as the session's next deal without writing anything."""
+    _check_players(session, data)
+    data = _normalise(session, data, None)
+    return data, score(session.game, data, session_rules(session))
+
+
+def _denormalised(session: GameSession, data: dict) -> dict:
+    if session.game != Game.NAPOLEON or data.get("redeal") or not data.get("napoleon"):
+        return {"napoleon_id": None, "adjutant_id": None, "bid": None, "trump": "",
+                "redeal": session.game == Game.NAPOLEON}
+    adjutant = data.get("adjutant")
+    solo = adjutant in (None, "") or str(adjutant) == str(data.get("napoleon"))
+    return {
+        "napoleon_id": int(data["napoleon"]),
+        "adjutant_id": None if solo else int(adjutant),
+        "bid": data.get("bid"),
+        "trump": data.get("trump") or "",
+        "redeal": False,
+    }
+
+
+def _write_lines(deal: Deal, specs) -> None:
+    session = deal.session
+    ScoreLine.objects.bulk_create(
+        [
+            ScoreLine(
+                deal=deal, session=session, club_id=session.club_id, player_id=s.player_id,
+                game=session.game, date=session.date, month=session.date.replace(day=1),
+                seat=s.seat, points=s.points, role=s.role, won=s.won, bid=s.bid,
+                trump=s.trump, solo=s.solo, plan_b=s.plan_b, all20=s.all20,
+                position=s.position, miyako_ochi=s.miyako_ochi, forbidden=s.forbidden,
+            )
+            for s in specs
+        ]
+    )
+    aggregates_apply(
+        club_id=session.club_id, game=session.game, day=session.date, specs=specs, sign=+1
+    )
+
+
+def _remove_lines(deal: Deal) -> None:
+    session = deal.session
+    lines = list(deal.lines.all())
+    aggregates_apply(
+        club_id=session.club_id, game=session.game, day=session.date,
+        specs=[spec_of(line) for line in lines], sign=-1,
+    )
+    deal.lines.all().delete()
+
+
+def deal_record(
+    *, session: GameSession, data: dict, user=None, submission_key: str | None = None
+) -> Deal:
+    """Score and store the session's next deal. A repeated ``submission_key`` (a double tap,
+    a resent form) returns the deal already recorded instead of recording it again."""
+    if submission_key:
+        existing = Deal.objects.filter(submission_key=submission_key).first()
+        if existing is not None:
+            return existing
+    try:
+        return _deal_record(session=session, data=data, user=user, key=submission_key)
+    except IntegrityError:
+        if submission_key:
+            existing = Deal.objects.filter(submission_key=submission_key).first()
+            if existing is not None:
+                return existing
+        raise
+
+
+@transaction.atomic
+def _deal_record(*, session: GameSession, data: dict, user, key: str | None) -> Deal:
+    # Lock the session row: concurrent scorekeepers get consecutive numbers, in commit order.
+    session = GameSession.objects.select_for_update().select_related("club").get(pk=session.pk)
+    _check_players(session, data)
+    data = _normalise(session, data, None)
+    result = score(session.game, data, session_rules(session))
+    seq = (Deal.objects.filter(session=session).aggregate(m=Max("seq"))["m"] or 0) + 1
+    user = user if getattr(user, "is_authenticated", False) else None
+    deal = Deal.objects.create(
+        session=session, club_id=session.club_id, game=session.game, seq=seq, data=data,
+        outcome=outcome_dict(session.game, result), submission_key=key,
+        created_by=user, updated_by=user, **_denormalised(session, data),
+    )
+    _write_lines(deal, line_specs(session.game, data, result))
+    return deal
+
+
+def _summary(deal: Deal) -> str:
+    from ..i18n import render_explanation  # display only
+
+    names = {str(p.id): p.name for p in deal.session.club.players.all()}
+    return " / ".join(render_explanation(deal.outcome.get("explanation", []), names))
+
+
+@transaction.atomic
+def deal_update(*, deal: Deal, data: dict, user=None, version: int | None = None) -> Deal:
+    """Re-score a deal with corrected input. ``version`` is the one the editor started from: if
+    someone else saved in between, the edit is refused with what they changed."""
+    deal = Deal.objects.select_for_update().select_related("session__club").get(pk=deal.pk)
+    if deal.is_deleted:
+        raise fail("__all__", "deal_deleted")
+    if version is not None and int(version) != deal.version:
+        who = deal.updated_by.get_username() if deal.updated_by else "?"
+        when = timezone.localtime(deal.updated_at).strftime("%Y-%m-%d %H:%M")
+        raise fail("version", "deal_stale", user=who, time=when, summary=_summary(deal))
+    session = deal.session
+    _check_players(session, data)
+    data = _normalise(session, data, deal.seq)
+    result = score(session.game, data, session_rules(session))
+    _remove_lines(deal)
+    user = user if getattr(user, "is_authenticated", False) else None
+    for field, value in _denormalised(session, data).items():
+        setattr(deal, field, value)
+    deal.data = data
+    deal.outcome = outcome_dict(session.game, result)
+    deal.version += 1
+    deal.updated_by = user
+    deal.save()
+    _write_lines(deal, line_specs(session.game, data, result))
+    _rescore_following(deal)
+    return deal
+
+
+@transaction.atomic
+def deal_delete(*, deal: Deal, user=None) -> Deal:
+    """Take a deal out of every total. It stays in the history and can be restored."""
+    deal = Deal.objects.select_for_update().select_related("session__club").get(pk=deal.pk)
+    if deal.is_deleted:
+        return deal
+    _remove_lines(deal)
+    deal.is_deleted = True
+    deal.version += 1
+    deal.updated_by = user if getattr(user, "is_authenticated", False) else None
+    deal.save()
+    _rescore_following(deal)
+    return deal
+
+
+@transaction.atomic
+def deal_restore(*, deal: Deal, user=None) -> Deal:
+    deal = Deal.objects.select_for_update().select_related("session__club").get(pk=deal.pk)
+    if not deal.is_deleted:
+        raise fail("__all__", "deal_not_deleted")
+    session = deal.session
+    data = _normalise(session, deal.data, deal.seq)
+    result = score(session.game, data, session_rules(session))
+    deal.data = data
+    deal.outcome = outcome_dict(session.game, result)
+    deal.is_deleted = False
+    deal.version += 1
+    deal.updated_by = user if getattr(user, "is_authenticated", False) else None
+    deal.save()
+    _write_lines(deal, line_specs(session.game, data, result))
+    _rescore_following(deal)
+    return deal
+
+
+def _rescore_following(deal: Deal) -> None:
+    """Daifugō only: a changed round can change who was 大富豪, and so 都落ち in later rounds."""
+    session = deal.session
+    if session.game != Game.DAIFUGO:
+        return
+    rules_ = session_rules(session)
+    later = Deal.objects.filter(session=session, is_deleted=False, seq__gt=deal.seq)
+    for other in later.order_by("seq").select_for_update():
+        data = _normalise(session, other.data, other.seq)
+        if data.get("previous_daifugo") == other.data.get("previous_daifugo"):
+            continue
+        result = score(session.game, data, rules_)
+        _remove_lines(other)
+        other.data = data
+        other.outcome = outcome_dict(session.game, result)
+        other.version += 1
+        other.save()
+        _write_lines(other, line_specs(session.game, data, result))

@@ -1,0 +1,25 @@
+"""User-facing errors raised by the app's own services (same class as the scoring core's)."""
+
+from scoring.errors import EfudaError
+from scoring.i18n import N_
+
+MESSAGES = {
+    "player_name_empty": N_("A player needs a name."),
+    "player_name_long": N_("A player name can be at most %(max)s characters."),
+    "player_name_control": N_("The name “%(name)s” contains invisible control characters."),
+    "player_unknown": N_("%(value)s is not a player of this club."),
+    "session_exists": N_("There is already a %(game)s session at table “%(table)s” on %(date)s."),
+    "ruleset_unknown": N_("“%(code)s” is neither a rule set of this club nor a preset."),
+    "ruleset_game": N_("Rule set “%(code)s” is for %(expected)s, not %(game)s."),
+    "deal_stale": N_(
+        "This deal was changed by %(user)s at %(time)s while you were editing it "
+        "(now: %(summary)s). Reload it and make your change again."
+    ),
+    "deal_deleted": N_("This deal has been deleted; restore it before editing."),
+    "deal_not_deleted": N_("This deal is not deleted."),
+}
+
+
+def fail(field: str, code: str, **params) -> EfudaError:
+    """An ``EfudaError`` for one of this module's messages, to be raised by the caller."""
+    return EfudaError(field=field, code=code, message=MESSAGES[code], params=params)

@@ -1,0 +1,54 @@
+"""Players: display names in any script, unique within a club after normalisation."""
+
+import unicodedata
+
+from django.db import IntegrityError, transaction
+
+from ..models import Club, Player, normalise_name
+from .errors import fail
+
+MAX_NAME = 64
+# Bidi embedding/override/isolate controls can make a name display as something else.
+_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean_player_name(name: str, *, field: str = "name") -> str:
+    """Trim and check a display name; raise EfudaError naming ``field`` if it is unusable."""
+    text = unicodedata.normalize("NFC", str(name or "")).strip()
+    text = " ".join(text.split())
+    if not text:
+        raise fail(field, "player_name_empty")
+    if len(text) > MAX_NAME:
+        raise fail(field, "player_name_long", max=MAX_NAME)
+    if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in text):
+        shown = "".join(ch for ch in text if ch.isprintable() and ch not in _BIDI_CONTROLS)
+        raise fail(field, "player_name_control", name=shown)
+    return text
+
+
+def player_get_or_create(*, club: Club, name: str, field: str = "name") -> Player:
+    text = clean_player_name(name, field=field)
+    key = normalise_name(text)
+    player = Player.objects.filter(club=club, name_key=key).first()
+    if player is not None:
+        return player
+    try:
+        with transaction.atomic():
+            return Player.objects.create(club=club, name=text)
+    except IntegrityError:  # created by a concurrent request in the meantime
+        return Player.objects.get(club=club, name_key=key)
+
+
+def players_by_ids(*, club: Club, ids, field: str) -> dict[int, Player]:
+    """Resolve player ids (ints or digit strings) that must all belong to ``club``."""
+    wanted: list[int] = []
+    for value in ids:
+        try:
+            wanted.append(int(value))
+        except (TypeError, ValueError):
+            raise fail(field, "player_unknown", value=str(value)) from None
+    found = {p.id: p for p in Player.objects.filter(club=club, id__in=wanted)}
+    for pid in wanted:
+        if pid not in found:
+            raise fail(field, "player_unknown", value=str(pid))
+    return found

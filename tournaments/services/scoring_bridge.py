@@ -1,0 +1,176 @@
+"""The one bridge between stored deal data and the pure scoring core.
+
+Stored ``Deal.data`` uses player ids as strings; the scoring core sees exactly those strings as
+player keys, so its results map back to players without a lookup table.
+"""
+
+from dataclasses import dataclass
+from datetime import date as Date
+
+import rules
+from scoring.daifugo import DaifugoRound, score_daifugo
+from scoring.napoleon import NapoleonDeal, score_napoleon
+
+from ..models import Game
+
+
+def _key(value) -> str | None:
+    if value is None or value == "":
+        return None
+    return str(value)
+
+
+def _keys(values) -> tuple:
+    if values is None:
+        return ()
+    if isinstance(values, (str, bytes)):
+        return (values,)
+    return tuple(str(v) for v in values)
+
+
+def napoleon_deal_from_data(data: dict) -> NapoleonDeal:
+    return NapoleonDeal(
+        seats=_keys(data.get("seats")),
+        napoleon=_key(data.get("napoleon")),
+        bid=data.get("bid"),
+        trump=data.get("trump") or None,
+        called=data.get("called") or None,
+        adjutant=_key(data.get("adjutant")),
+        honours=data.get("honours", 0),
+        discarded=data.get("discarded", 0),
+        last_trick=data.get("last_trick") or None,
+        redeal=bool(data.get("redeal")),
+    )
+
+
+def daifugo_round_from_data(data: dict) -> DaifugoRound:
+    return DaifugoRound(
+        order=_keys(data.get("order")),
+        forbidden=frozenset(_keys(data.get("forbidden"))),
+        previous_daifugo=_key(data.get("previous_daifugo")),
+    )
+
+
+def score(game: str, data: dict, ruleset: "rules.RuleSet"):
+    """Score one deal's stored data; raises EfudaError for anything the core refuses."""
+    if game == Game.NAPOLEON:
+        return score_napoleon(napoleon_deal_from_data(data), ruleset)
+    return score_daifugo(daifugo_round_from_data(data), ruleset)
+
+
+def _explanation(result) -> list:
+    return [[m.text, dict(m.params)] for m in result.explanation]
+
+
+def outcome_dict(game: str, result) -> dict:
+    """What the deal page shows later, in plain JSON."""
+    if game == Game.NAPOLEON:
+        return {
+            "redeal": result.redeal,
+            "points": dict(result.points),
+            "roles": dict(result.roles),
+            "army_count": result.army_count,
+            "won": result.won,
+            "solo": result.solo,
+            "plan_b": result.plan_b,
+            "all20": result.all20,
+            "multiplier": result.multiplier,
+            "explanation": _explanation(result),
+        }
+    return {
+        "points": dict(result.points),
+        "final_order": list(result.final_order),
+        "titles": dict(result.titles),
+        "miyako_ochi": result.miyako_ochi,
+        "forbidden_applied": list(result.forbidden_applied),
+        "exchanges": [[e.giver, e.receiver, e.count] for e in result.exchanges],
+        "next_leader": result.next_leader,
+        "explanation": _explanation(result),
+    }
+
+
+@dataclass(frozen=True)
+class LineSpec:
+    """A score line before it is stored (plain values, no model)."""
+
+    player_id: int
+    seat: int
+    points: int
+    role: str
+    won: bool | None = None
+    bid: int | None = None
+    trump: str = ""
+    solo: bool = False
+    plan_b: bool = False
+    all20: bool = False
+    position: int | None = None
+    miyako_ochi: bool = False
+    forbidden: bool = False
+
+
+def line_specs(game: str, data: dict, result) -> list[LineSpec]:
+    if game == Game.NAPOLEON:
+        if result.redeal:
+            return []
+        seats = [str(s) for s in data.get("seats", [])]
+        specs = []
+        for key, points in result.points.items():
+            role = result.roles[key]
+            army = role in ("napoleon", "adjutant")
+            specs.append(
+                LineSpec(
+                    player_id=int(key),
+                    seat=seats.index(key) + 1,
+                    points=points,
+                    role=role,
+                    won=result.won if army else not result.won,
+                    bid=data.get("bid"),
+                    trump=data.get("trump") or "",
+                    solo=result.solo,
+                    plan_b=result.plan_b,
+                    all20=result.all20,
+                )
+            )
+        return specs
+    order = list(result.final_order)
+    went_out = [str(s) for s in data.get("order", [])]
+    return [
+        LineSpec(
+            player_id=int(key),
+            seat=went_out.index(key) + 1,
+            points=result.points[key],
+            role=result.titles[key],
+            position=order.index(key) + 1,
+            miyako_ochi=key == result.miyako_ochi,
+            forbidden=key in result.forbidden_applied,
+        )
+        for key in order
+    ]
+
+
+def periods(day: Date) -> tuple[str, str, str]:
+    """The aggregate periods a deal on ``day`` counts in: month, season (year), all time."""
+    return (f"{day.year:04d}-{day.month:02d}", f"{day.year:04d}", "all")
+
+
+def counters(spec: LineSpec) -> dict[str, int]:
+    """What one score line adds to its player's aggregates (pure; the service applies it)."""
+    c = {"points": spec.points, "deals": 1, "wins": 1 if spec.won else 0}
+    if spec.role == "napoleon":
+        c["napoleon_deals"] = 1
+        c["napoleon_wins"] = 1 if spec.won else 0
+        if spec.solo:
+            c["solo_deals"] = 1
+            c["solo_wins"] = 1 if spec.won else 0
+    elif spec.role == "adjutant":
+        c["adjutant_deals"] = 1
+        c["adjutant_wins"] = 1 if spec.won else 0
+    elif spec.role in ("daifugo", "fugo", "heimin", "hinmin", "daihinmin"):
+        c[f"title_{spec.role}"] = 1
+    if spec.plan_b:
+        c["plan_b_suffered" if spec.role in ("napoleon", "adjutant") else "plan_b_inflicted"] = 1
+    if spec.miyako_ochi:
+        c["miyako_ochi"] = 1
+    if spec.forbidden:
+        c["forbidden"] = 1
+    return {k: v for k, v in c.items() if v}

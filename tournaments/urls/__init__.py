@@ -1,0 +1,19 @@
+"""All of efuda's URLs, split by audience so what outsiders can reach is visible at a glance.
+
+- ``public``: read pages (club home, sessions, standings, players) — public clubs or members.
+- ``entry``: scorekeepers recording and correcting deals.
+- ``manage``: club owners (members, roles, rule sets, settings).
+- ``events``: tournaments (public pages, table entry by PIN, staff).
+"""
+
+from django.urls import include, path
+
+from ..views import home
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("", include("tournaments.urls.public")),
+    path("", include("tournaments.urls.entry")),
+    path("", include("tournaments.urls.manage")),
+    path("", include("tournaments.urls.events")),
+]
