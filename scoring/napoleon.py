@@ -1,0 +1,261 @@
+"""Scoring one Napoleon deal (seeds 000, 001, 002 as settled by RULES.md).
+
+``score_napoleon`` checks a ``NapoleonDeal`` against a ``RuleSet`` and returns the points of
+every seat with an explanation a player can read. Nothing here touches a database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from rules.ruleset import RuleSet
+from rules.tables import point_row
+from scoring.cards import SUIT_SYMBOLS, TOTAL_HONOURS, bid_key, parse_card, parse_suit
+from scoring.errors import EfudaError
+from scoring.i18n import N_
+from scoring.messages import Message
+from scoring.napoleon_explain import explain, explain_redeal
+from scoring.validation import count, is_int, player_keys, seated, shown
+
+LAST_TRICK_SIDES = ("napoleon", "allies")
+
+
+@dataclass(frozen=True)
+class NapoleonDeal:
+    """One deal as the scorekeeper records it; ``seats`` are player keys, clockwise.
+
+    ``napoleon=None`` or ``redeal=True``: nobody bid (流れ). ``adjutant`` None or the Napoleon:
+    solo. ``honours``: honours the Napoleon army won in tricks; ``discarded``: honours among the
+    discards; ``last_trick``: "napoleon" or "allies", needed only under the last-trick discard
+    rule when honours were discarded. ``bid_log``: optional auction, (player, count, suit)
+    entries in the order they were called.
+    """
+
+    seats: tuple[str, ...]
+    napoleon: str | None = None
+    bid: int | None = None
+    trump: str | None = None
+    called: str | None = None
+    adjutant: str | None = None
+    honours: int = 0
+    discarded: int = 0
+    last_trick: str | None = None
+    redeal: bool = False
+    bid_log: tuple = ()
+
+
+@dataclass(frozen=True)
+class NapoleonResult:
+    """Points of every seat (seat order, summing to zero) and how they came about.
+
+    A redeal has ``redeal=True`` and empty ``points`` and ``roles``: it counts in no record.
+    ``trump`` and ``called`` are normalised codes ("S", "SA", "JK").
+    """
+
+    points: Mapping[str, int]
+    roles: Mapping[str, str]
+    army_count: int
+    won: bool
+    solo: bool
+    plan_b: bool
+    all20: bool
+    multiplier: int
+    redeal: bool
+    explanation: tuple[Message, ...]
+    bid: int | None = None
+    trump: str | None = None
+    called: str | None = None
+    discards_to: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "points", MappingProxyType(dict(self.points)))
+        object.__setattr__(self, "roles", MappingProxyType(dict(self.roles)))
+
+
+@dataclass(frozen=True)
+class _Checked:
+    seats: tuple[str, ...]
+    napoleon: str
+    adjutant: str | None
+    bid: int
+    trump: str
+    called: str | None
+    honours: int
+    discarded: int
+    last_trick: str | None
+
+
+def score_napoleon(deal: NapoleonDeal, ruleset: RuleSet) -> NapoleonResult:
+    """Score ``deal`` under ``ruleset``; raise EfudaError (with its field) if it is invalid."""
+    _check_types(deal, ruleset)
+    seats = _check_seats(deal.seats, ruleset)
+    if not isinstance(deal.redeal, bool):
+        raise EfudaError("redeal", "not_a_bool", N_("Say whether the deal was a redeal."))
+    if deal.redeal or (deal.napoleon is None and deal.bid is None):
+        if deal.bid_log:
+            raise EfudaError("bid_log", "redeal_with_bids",
+                             N_("A redeal is a deal nobody bid on, but the log has bids."))
+        return NapoleonResult(
+            points={}, roles={}, army_count=0, won=False, solo=False, plan_b=False,
+            all20=False, multiplier=0, redeal=True, explanation=(explain_redeal(),),
+        )  # fmt: skip
+    checked = _check_deal(deal, seats, ruleset)
+    _check_bid_log(deal.bid_log, checked, ruleset)
+    return _score(checked, ruleset)
+
+
+def _check_types(deal: object, ruleset: object) -> None:
+    if not isinstance(ruleset, RuleSet) or ruleset.game != "napoleon":
+        raise EfudaError("preset", "wrong_game", N_("This is not a Napoleon rule set."))
+    if not isinstance(deal, NapoleonDeal):
+        raise EfudaError("deal", "not_a_deal", N_("This is not a Napoleon deal."))
+
+
+def _check_seats(value: object, ruleset: RuleSet) -> tuple[str, ...]:
+    seats = player_keys(value, "seats")
+    if len(seats) not in ruleset.players:
+        raise EfudaError(
+            "seats", "players_not_allowed",
+            N_("%(players)s players cannot play these rules; allowed: %(allowed)s."),
+            {"players": len(seats), "allowed": ", ".join(map(str, ruleset.players))},
+        )  # fmt: skip
+    return seats
+
+
+def _check_deal(deal: NapoleonDeal, seats: tuple[str, ...], ruleset: RuleSet) -> _Checked:
+    if deal.napoleon is None:
+        raise EfudaError("napoleon", "napoleon_missing",
+                         N_("A deal with a bid needs a Napoleon."))  # fmt: skip
+    napoleon = seated(deal.napoleon, seats, "napoleon")
+    adjutant = None if deal.adjutant is None else seated(deal.adjutant, seats, "adjutant")
+    if adjutant == napoleon:
+        adjutant = None  # the Napoleon called a card of their own hand: solo
+    players = len(seats)
+    low, high = ruleset.bids[players]
+    if not is_int(deal.bid) or not low <= deal.bid <= high:
+        raise EfudaError(
+            "bid", "bid_out_of_range",
+            N_("The bid must be a whole number from %(min)s to %(max)s with %(players)s "
+               "players, not %(bid)s."),
+            {"min": low, "max": high, "players": players, "bid": shown(deal.bid)},
+        )  # fmt: skip
+    trump = parse_suit(deal.trump, "trump")
+    called = None
+    if deal.called is not None:
+        called = parse_card(deal.called, "called", jokers=ruleset.jokers).code
+    honours = count(deal.honours, "honours")
+    discarded = count(deal.discarded, "discarded")
+    if honours + discarded > TOTAL_HONOURS:
+        raise EfudaError(
+            "honours", "too_many_honours",
+            N_("The army's %(honours)s honours and %(discarded)s discarded make more than "
+               "the 20 honours in the deck."),
+            {"honours": honours, "discarded": discarded},
+        )  # fmt: skip
+    widow = ruleset.widow[players]
+    if discarded > widow:
+        raise EfudaError(
+            "discarded", "too_many_discards",
+            N_("Only %(widow)s cards are discarded with %(players)s players, not %(discarded)s."),
+            {"widow": widow, "players": players, "discarded": discarded},
+        )  # fmt: skip
+    last_trick = None
+    if ruleset.discard_policy == "last_trick" and discarded > 0:
+        if not isinstance(deal.last_trick, str) or deal.last_trick not in LAST_TRICK_SIDES:
+            raise EfudaError(
+                "last_trick", "last_trick_missing",
+                N_("Say who won the last trick (the Napoleon army or the allies): the "
+                   "discarded honours go to them."),
+            )  # fmt: skip
+        last_trick = deal.last_trick
+    return _Checked(seats, napoleon, adjutant, deal.bid, trump, called, honours, discarded,
+                    last_trick)  # fmt: skip
+
+
+def _check_bid_log(log: object, deal: _Checked, ruleset: RuleSet) -> None:
+    """An optional auction: rising bids by seated players, the last one by the Napoleon."""
+    if not isinstance(log, (tuple, list)):
+        raise EfudaError("bid_log", "not_a_list", N_("The bid log must be a list of bids."))
+    previous = None
+    low, high = ruleset.bids[len(deal.seats)]
+    for entry in log:
+        if not isinstance(entry, (tuple, list)) or len(entry) != 3:
+            raise EfudaError("bid_log", "bad_entry",
+                             N_("Each bid in the log is a player, a count and a suit."))
+        player, bid, suit = entry
+        seated(player, deal.seats, "bid_log")
+        if not is_int(bid) or not low <= bid <= high:
+            raise EfudaError("bid_log", "bid_out_of_range",
+                             N_("A logged bid must be from %(min)s to %(max)s."),
+                             {"min": low, "max": high})  # fmt: skip
+        key = bid_key(bid, parse_suit(suit, "bid_log"))
+        if previous is not None and key <= previous:
+            raise EfudaError("bid_log", "bid_not_higher",
+                             N_("Each bid must beat the one before (more honours, or the same "
+                                "count in a stronger suit: ♠ > ♥ > ♦ > ♣)."))  # fmt: skip
+        previous = key
+    if not log:
+        return
+    final = bid_key(deal.bid, deal.trump)
+    if log[-1][0] != deal.napoleon:
+        raise EfudaError("bid_log", "last_bidder_not_napoleon",
+                         N_("The last bidder in the log must be the Napoleon."))
+    if final < previous or (final != previous and not ruleset.raise_after_exchange):
+        raise EfudaError("bid_log", "final_bid_mismatch",
+                         N_("The final bid must be the last bid in the log."))
+
+
+def _discards_to(deal: _Checked, ruleset: RuleSet) -> str:
+    """Who the discarded honours belong to (RULES.md "The Napoleon army's count")."""
+    policy = ruleset.discard_policy
+    if policy == "last_trick":
+        return deal.last_trick or "nobody"
+    return {"allies": "allies", "nobody": "nobody", "napoleon": "napoleon"}[policy]
+
+
+def _score(deal: _Checked, ruleset: RuleSet) -> NapoleonResult:
+    players = len(deal.seats)
+    solo = deal.adjutant is None
+    discards_to = _discards_to(deal, ruleset)
+    army = deal.honours + (deal.discarded if discards_to == "napoleon" else 0)
+    took_all = army == TOTAL_HONOURS
+    plan_b = ruleset.plan_b and took_all and deal.bid < TOTAL_HONOURS
+    all20 = ruleset.all20_loses and took_all
+    if plan_b or (all20 and deal.bid < TOTAL_HONOURS):
+        won = False
+    else:
+        won = army >= deal.bid
+    multiplier = 2 if all20 else 1
+    row = point_row(ruleset, players, deal.bid, solo)
+    sign = multiplier if won else -multiplier
+    roles: dict[str, str] = {}
+    points: dict[str, int] = {}
+    for seat in deal.seats:
+        if seat == deal.napoleon:
+            roles[seat], points[seat] = "napoleon", sign * row.napoleon
+        elif seat == deal.adjutant:
+            roles[seat], points[seat] = "adjutant", sign * row.adjutant
+        else:
+            roles[seat], points[seat] = "ally", -sign * row.ally
+    if sum(points.values()):  # guarded by the table check; a bug if it ever fires
+        raise AssertionError(f"points do not balance: {points}")
+    explanation = explain(
+        napoleon=deal.napoleon, adjutant=deal.adjutant, bid=deal.bid,
+        trump=SUIT_SYMBOLS[deal.trump], called=_label(deal.called), honours=deal.honours,
+        discarded=deal.discarded, discards_to=discards_to, policy=ruleset.discard_policy,
+        army=army, won=won, plan_b=plan_b, all20=all20, points=points, roles=roles,
+    )  # fmt: skip
+    return NapoleonResult(
+        points=points, roles=roles, army_count=army, won=won, solo=solo, plan_b=plan_b,
+        all20=all20, multiplier=multiplier, redeal=False, explanation=explanation,
+        bid=deal.bid, trump=deal.trump, called=deal.called, discards_to=discards_to,
+    )  # fmt: skip
+
+
+def _label(code: str | None) -> str | None:
+    return None if code is None else parse_card(code).label
+
+
+__all__ = ["LAST_TRICK_SIDES", "NapoleonDeal", "NapoleonResult", "score_napoleon"]
