@@ -1,0 +1,67 @@
+"""``manage.py import_results FILE.csv --club SLUG``: all or nothing (docs/import-format.md)."""
+
+import sys
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.core.validators import validate_slug
+from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
+
+from tournaments.models import Club
+from tournaments.services.clubs import club_create
+from tournaments.services.imports import ImportFailed, results_import
+
+
+class Command(BaseCommand):
+    help = "Import Napoleon or Daifugō results from a UTF-8 CSV file; nothing on any error."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the CSV file ('-' reads standard input)")
+        parser.add_argument("--club", required=True, help="club slug; created if missing")
+        parser.add_argument("--lang", default="en", choices=["en", "ja"],
+                            help="language of the messages (default: en)")
+
+    def handle(self, *args, file, club, lang, **options):
+        with translation.override(lang):
+            try:
+                validate_slug(club)
+            except ValidationError:
+                raise CommandError(
+                    gettext("--club %(club)s: use letters, digits, - and _ only.") % {"club": club}
+                ) from None
+            data = self._read(file)
+            try:
+                with transaction.atomic():  # a club created here goes too if the import fails
+                    target = Club.objects.filter(slug=club).first()
+                    if target is None:
+                        target = club_create(slug=club, name=club)
+                    report = results_import(club=target, file=data)
+            except ImportFailed as failed:
+                lines = [str(p) for p in failed.problems]
+                summary = ngettext(
+                    "%(count)d error; nothing was imported.",
+                    "%(count)d errors; nothing was imported.",
+                    len(lines),
+                ) % {"count": len(lines)}
+                raise CommandError("\n".join([*lines, summary])) from None
+            self.stdout.write(
+                gettext(
+                    "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s sessions "
+                    "into club %(club)s; %(players)s new players."
+                ) % {"deals": report.deals, "redeals": report.redeals,
+                     "sessions": len(report.sessions), "club": target.slug,
+                     "players": report.players_created}  # fmt: skip
+            )
+
+    def _read(self, file: str) -> bytes:
+        if file == "-":
+            return sys.stdin.buffer.read()
+        try:
+            return Path(file).read_bytes()
+        except OSError as err:
+            raise CommandError(
+                gettext("Cannot read %(file)s: %(reason)s") % {"file": file, "reason": err.strerror}
+            ) from None
