@@ -2,8 +2,11 @@
 
 from .clubs import Club, ClubRuleSet, Membership, Player, Role, normalise_name
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
+from .events import Adjustment, ConfirmationState, DealConfirmation, DrawMethod, PinAttempt, StandingsMode, Tournament, TournamentEntry, TournamentRound, TournamentTable  # noqa: E501
 
 __all__ = [
+    "Adjustment", "ConfirmationState", "DealConfirmation", "DrawMethod", "PinAttempt",
+    "StandingsMode", "Tournament", "TournamentEntry", "TournamentRound", "TournamentTable",
     "BidAggregate",
     "Club",
     "ClubRuleSet",
