@@ -1,29 +1,82 @@
-"""Production settings: PostgreSQL through DATABASE_URL, gunicorn, whitenoise, secure cookies."""
+"""Production settings: PostgreSQL through DATABASE_URL, gunicorn, whitenoise, secure cookies.
+
+Everything comes from the environment (see deploy/efuda.env.example and docs/deploy.md). The
+settings refuse to load with the development key or without a host name, so a forgotten variable
+stops the server at start-up instead of running insecurely.
+"""
 
 import os
+from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import SECRET_KEY, env_bool
+from .base import BASE_DIR, DATABASES, SECRET_KEY, env_bool, env_list
 
 DEBUG = False
-if SECRET_KEY.startswith("insecure-") or len(SECRET_KEY) < 50:
-    raise ImproperlyConfigured("Set SECRET_KEY to a long random value in production.")
 
+if SECRET_KEY.startswith("insecure-") or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+    raise ImproperlyConfigured(
+        "Set SECRET_KEY to a long random value in production (at least 50 characters), e.g. "
+        "python -c 'import secrets; print(secrets.token_urlsafe(64))'."
+    )
+
+# No development default here: the public host name(s) must be given.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
+if not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("Set ALLOWED_HOSTS to the site's host name(s), comma-separated.")
+# e.g. https://efuda.example.org — needed when the proxy's origin differs from the host header.
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# Persistent connections: each gunicorn worker keeps one, checked before reuse.
+DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "60"))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# TLS ends at the proxy (nginx), which sets X-Forwarded-Proto; gunicorn only listens on loopback.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-SECURE_HSTS_PRELOAD = True
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# django-axes behind the proxy: REMOTE_ADDR is always nginx (127.0.0.1), so lockouts would be
+# per username for everyone. nginx sets X-Real-IP to the client's address; gunicorn listens on
+# loopback only, so no one else can send that header.
+def axes_client_ip(request) -> str | None:
+    return request.META.get("HTTP_X_REAL_IP") or request.META.get("REMOTE_ADDR")
+
+
+AXES_CLIENT_IP_CALLABLE = axes_client_ip
+
+ADMINS = [
+    (addr.split("@")[0], addr) for addr in env_list("ADMIN_EMAILS")
+]
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "efuda@localhost")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Unhandled exceptions (500s) with their traceback go to the journal.
+        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+        "django.security": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+    },
+}
