@@ -1,0 +1,33 @@
+"""``manage.py export_standings --club SLUG --game napoleon|daifugo [--month YYYY-MM]``."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.exports import write_csv
+from tournaments.models import Club, Game
+from tournaments.selectors.standings import Period, standings
+
+
+class Command(BaseCommand):
+    help = "Write a club's standings as CSV to stdout (all time unless --month is given)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--club", required=True, help="club address (slug)")
+        parser.add_argument("--game", required=True, choices=Game.values)
+        parser.add_argument("--month", help="YYYY-MM; all time when left out")
+        parser.add_argument("--min", type=int, default=0, dest="min_deals",
+                            help="minimum deals for the rate columns")
+
+    def handle(self, *args, club, game, month=None, min_deals=0, **options):
+        found = Club.objects.filter(slug=club).first()
+        if found is None:
+            raise CommandError(f"no club with address {club!r}")
+        period = Period("all")
+        if month:
+            try:
+                period = Period.parse(month)
+            except ValueError:
+                period = None
+            if period is None or period.kind != "month":
+                raise CommandError(f"--month must be YYYY-MM, not {month!r}")
+        write_csv(self.stdout, standings(club=found, game=game, period=period,
+                                         min_deals=min_deals))

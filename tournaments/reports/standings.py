@@ -1,0 +1,14 @@
+"""Standings as an A4 PDF with the points chart."""
+
+from django.utils import timezone
+
+from ..models import Game
+from ..selectors.standings import Standings
+from .pdf import render_pdf
+
+
+def standings_pdf(standings: Standings, *, chart: str | None = None) -> bytes:
+    return render_pdf("tournaments/reports/standings.html", {
+        "club": standings.club, "standings": standings, "chart": chart,
+        "game_label": Game(standings.game).label, "printed": timezone.localtime(),
+    })

@@ -1,0 +1,1 @@
+"""Reads: standings, sessions and player statistics (never writes)."""

@@ -1,0 +1,63 @@
+"""The club home page: this month's leaders, latest sessions, upcoming tournaments."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.core.exceptions import FieldError
+from django.db.models import Count
+
+from ..models import Club, Deal, Game, GameSession
+from .standings import Period, StandingRow, leaders
+
+LATEST_SESSIONS = 10
+
+
+@dataclass
+class ClubHome:
+    club: Club
+    month: Period
+    leaders: dict[str, list[StandingRow]] = field(default_factory=dict)
+    sessions: list[GameSession] = field(default_factory=list)
+    tournaments: list = field(default_factory=list)
+
+
+def upcoming_tournaments(*, club: Club, today: datetime.date) -> list:
+    """Upcoming tournaments, if the tournaments feature is installed; otherwise nothing."""
+    try:
+        from ..models import Tournament  # type: ignore[attr-defined]
+    except ImportError:
+        return []
+    try:
+        qs = Tournament.objects.filter(club=club)
+        for name in ("date", "start_date", "starts_on"):
+            try:
+                return list(qs.filter(**{f"{name}__gte": today}).order_by(name)[:5])
+            except FieldError:
+                continue
+    except (FieldError, AttributeError):
+        pass
+    return []
+
+
+def club_home(*, club: Club, today: datetime.date) -> ClubHome:
+    month = Period.this_month(today)
+    home = ClubHome(club=club, month=month)
+    for game in Game.values:
+        home.leaders[game] = leaders(club=club, game=game, period=month)
+    # Two small queries rather than one GROUP BY that would count every session's deals.
+    sessions = list(
+        GameSession.objects.filter(club=club).order_by("-date", "table", "-id")[:LATEST_SESSIONS]
+    )
+    counts = dict(
+        Deal.objects.filter(session__in=[s.id for s in sessions], is_deleted=False)
+        .values_list("session_id")
+        .annotate(n=Count("id"))
+        .values_list("session_id", "n")
+    )
+    for s in sessions:
+        s.deal_count = counts.get(s.id, 0)
+    home.sessions = sessions
+    home.tournaments = upcoming_tournaments(club=club, today=today)
+    return home

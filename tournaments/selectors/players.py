@@ -1,0 +1,108 @@
+"""A player's statistics, read from aggregates only (monthly rows, all-time rows, bid record)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from scoring.cards import SUIT_SYMBOLS
+
+from ..models import BidAggregate, Game, Player, StandingAggregate
+from .standings import _FIELDS, TITLE_FIELDS
+
+
+@dataclass
+class MonthRow:
+    month: str  # "YYYY-MM"
+    game: str
+    points: int
+    deals: int
+    cumulative: int = 0
+
+
+@dataclass
+class BidRow:
+    """Napoleon record for one bid count or one trump: made (won) of played."""
+
+    label: str
+    deals: int = 0
+    wins: int = 0
+    solo_deals: int = 0
+    solo_wins: int = 0
+    points: int = 0
+
+    @property
+    def lost(self) -> int:
+        return self.deals - self.wins
+
+    @property
+    def win_rate(self) -> float | None:
+        return round(100 * self.wins / self.deals, 1) if self.deals else None
+
+
+@dataclass
+class PlayerStats:
+    player: Player
+    totals: dict[str, dict] = field(default_factory=dict)  # game -> all-time counters
+    months: dict[str, list[MonthRow]] = field(default_factory=dict)  # game -> by month
+    by_bid: list[BidRow] = field(default_factory=list)
+    by_trump: list[BidRow] = field(default_factory=list)
+
+    @property
+    def games(self) -> list[str]:
+        return [g for g in Game.values if g in self.totals]
+
+    @property
+    def month_table(self) -> list[dict]:
+        """One row per month, newest first, with each game's points and deals."""
+        merged: dict[str, dict] = {}
+        for game, rows in self.months.items():
+            for row in rows:
+                entry = merged.setdefault(row.month, {
+                    "month": row.month, **{f"{g}_{k}": None for g in Game.values
+                                           for k in ("points", "deals")}})
+                entry[f"{game}_points"] = row.points
+                entry[f"{game}_deals"] = row.deals
+        return [merged[m] for m in sorted(merged, reverse=True)]
+
+    @property
+    def titles(self) -> list[tuple[str, int]]:
+        daifugo = self.totals.get(Game.DAIFUGO) or {}
+        return [(name, daifugo.get(name, 0)) for name in TITLE_FIELDS]
+
+
+def player_stats(*, player: Player) -> PlayerStats:
+    """Two small queries: the player's aggregate rows (≈ months × games) and bid record."""
+    stats = PlayerStats(player=player)
+    months: dict[str, list[MonthRow]] = defaultdict(list)
+    for row in StandingAggregate.objects.filter(player=player, deals__gt=0).values(
+        "game", "period", *_FIELDS
+    ):
+        if row["period"] == "all":
+            stats.totals[row["game"]] = row
+        elif len(row["period"]) == 7:
+            months[row["game"]].append(
+                MonthRow(row["period"], row["game"], row["points"], row["deals"])
+            )
+    for game, rows in months.items():
+        rows.sort(key=lambda r: r.month)
+        running = 0
+        for r in rows:
+            running += r.points
+            r.cumulative = running
+        stats.months[game] = rows
+    bids: dict[int, BidRow] = {}
+    trumps: dict[str, BidRow] = {}
+    for agg in BidAggregate.objects.filter(player=player).values(
+        "bid", "trump", "deals", "wins", "solo_deals", "solo_wins", "points"
+    ):
+        for bucket, key, label in (
+            (bids, agg["bid"], str(agg["bid"])),
+            (trumps, agg["trump"], SUIT_SYMBOLS.get(agg["trump"], agg["trump"])),
+        ):
+            row = bucket.setdefault(key, BidRow(label))
+            for name in ("deals", "wins", "solo_deals", "solo_wins", "points"):
+                setattr(row, name, getattr(row, name) + agg[name])
+    stats.by_bid = [bids[k] for k in sorted(bids)]
+    stats.by_trump = [trumps[k] for k in "SHDC" if k in trumps]
+    return stats

@@ -1,0 +1,87 @@
+"""Standings tables (django-tables2), fed with ``selectors.standings.StandingRow`` objects.
+
+Sorting a column re-orders the rows for reading; the rank column always shows the official
+rank computed by ``tournaments.ranking`` (points, then the documented tiebreaks).
+"""
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from rules import TITLE_LABELS
+
+
+class NumberColumn(tables.Column):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("attrs", {"th": {"class": "num"}, "td": {"class": "num"}})
+        kwargs.setdefault("default", "–")
+        super().__init__(*args, **kwargs)
+
+
+class StandingsTable(tables.Table):
+    rank = NumberColumn(verbose_name=_("Rank"))
+    name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
+    points = NumberColumn(verbose_name=_("Points"))
+    deals = NumberColumn(verbose_name=_("Deals"))
+    average = NumberColumn(verbose_name=_("Avg"), attrs={
+        "th": {"class": "num", "title": _("average per deal")}, "td": {"class": "num"}})
+
+    class Meta:
+        template_name = "django_tables2/table.html"
+        attrs = {"class": "standings"}
+        orderable = True
+        empty_text = _("No deals in this period yet.")
+
+    def __init__(self, data, *, club_slug: str, **kwargs):
+        self.club_slug = club_slug
+        super().__init__(data, **kwargs)
+
+    def render_name(self, value, record):
+        url = reverse("player_detail", args=[self.club_slug, record.player_id])
+        return format_html('<a href="{}"><bdi>{}</bdi></a>', url, value)
+
+    def render_average(self, value):
+        return f"{value:+.2f}" if value else "0.00"
+
+    def render_points(self, value):
+        return f"{value:+d}" if value else "0"
+
+
+class NapoleonStandingsTable(StandingsTable):
+    napoleon_deals = NumberColumn(verbose_name=_("As Napoleon"))
+    napoleon_wins = NumberColumn(verbose_name=_("Napoleon wins"))
+    win_rate = NumberColumn(verbose_name=_("Win rate"))
+    adjutant_deals = NumberColumn(verbose_name=_("As adjutant"))
+    solo_wins = NumberColumn(verbose_name=_("Solo wins"))
+
+    def render_win_rate(self, value):
+        return f"{value:.1f}%"
+
+
+def _title_column(code: str) -> NumberColumn:
+    japanese, english = TITLE_LABELS[code]
+    return NumberColumn(verbose_name=japanese, attrs={
+        "th": {"class": "num", "title": _(english)}, "td": {"class": "num"}})
+
+
+class DaifugoStandingsTable(StandingsTable):
+    title_daifugo = _title_column("daifugo")
+    title_fugo = _title_column("fugo")
+    title_heimin = _title_column("heimin")
+    title_hinmin = _title_column("hinmin")
+    title_daihinmin = _title_column("daihinmin")
+    miyako_ochi = NumberColumn(verbose_name="都落ち", attrs={
+        "th": {"class": "num", "title": _("fell from 大富豪 (miyako-ochi)")},
+        "td": {"class": "num"}})
+
+
+def standings_table(game: str, rows, *, club_slug: str, request=None):
+    cls = NapoleonStandingsTable if game == "napoleon" else DaifugoStandingsTable
+    table = cls(rows, club_slug=club_slug)
+    if request is not None:
+        tables.RequestConfig(request, paginate=False).configure(table)
+    return table
+
+
+__all__ = ["DaifugoStandingsTable", "NapoleonStandingsTable", "standings_table"]

@@ -1,0 +1,116 @@
+"""Read pages anyone may see for a public club (members only otherwise; 404 for outsiders):
+club home, standings (HTML, CSV, PDF) and player pages. Thin: selectors do the reading."""
+
+from __future__ import annotations
+
+import io
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+
+from .. import charts, exports, reports
+from ..models import Club, Game, Player
+from ..permissions import can_record, require_view
+from ..selectors.clubs import club_home as select_club_home
+from ..selectors.players import player_stats
+from ..selectors.standings import Period, standings as select_standings
+from ..tables_public import standings_table
+
+MAX_MIN_DEALS = 100_000
+
+
+def viewable_club(request, club_slug: str) -> Club:
+    club = get_object_or_404(Club, slug=club_slug)
+    require_view(request.user, club)
+    return club
+
+
+def _game(game: str) -> str:
+    if game not in Game.values:
+        raise Http404
+    return game
+
+
+def _min_deals(request) -> int:
+    try:
+        return max(0, min(MAX_MIN_DEALS, int(request.GET.get("min", "0"))))
+    except ValueError:
+        return 0
+
+
+def standings_url(club: Club, game: str, period: Period | None) -> str | None:
+    if period is None:
+        return None
+    if period.kind == "all":
+        return reverse("standings_all", args=[club.slug, game])
+    if period.kind == "season":
+        return reverse("standings_season", args=[club.slug, game, period.year])
+    return reverse("standings_month", args=[club.slug, game, period.year, f"{period.month:02d}"])
+
+
+def club_home(request, club_slug: str):
+    club = viewable_club(request, club_slug)
+    home = select_club_home(club=club, today=timezone.localdate())
+    return render(request, "tournaments/public/club_home.html", {
+        "club": club, "home": home, "can_record": can_record(request.user, club),
+        "month_links": [(g, label, standings_url(club, g, home.month))
+                        for g, label in Game.choices],
+        "leaders": [(label, standings_url(club, g, home.month), home.leaders[g])
+                    for g, label in Game.choices],
+    })
+
+
+def standings(request, club_slug: str, game: str, year: int | None = None,
+              month: int | None = None):
+    club = viewable_club(request, club_slug)
+    game = _game(game)
+    try:
+        period = Period.of(year, month)
+    except ValueError:
+        raise Http404 from None
+    result = select_standings(club=club, game=game, period=period,
+                              min_deals=_min_deals(request))
+    fmt = request.GET.get("format", "html")
+    if fmt == "csv":
+        out = io.StringIO()
+        exports.write_csv(out, result)
+        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = (
+            f'attachment; filename="{exports.filename(result, "csv")}"')
+        return response
+    chart = charts.standings_chart(result)
+    if fmt == "pdf":
+        response = HttpResponse(reports.standings_pdf(result, chart=chart),
+                                content_type="application/pdf")
+        response["Content-Disposition"] = (
+            f'inline; filename="{exports.filename(result, "pdf")}"')
+        return response
+    here = standings_url(club, game, period)
+    return render(request, "tournaments/public/standings.html", {
+        "club": club, "standings": result, "game_label": Game(game).label,
+        "table": standings_table(game, result.rows, club_slug=club.slug, request=request),
+        "chart": chart,
+        "previous_url": standings_url(club, game, period.previous()),
+        "next_url": standings_url(club, game, period.next()),
+        "here": here,
+        "other_game_url": standings_url(
+            club, Game.DAIFUGO if game == Game.NAPOLEON else Game.NAPOLEON, period),
+        "all_url": standings_url(club, game, Period("all")),
+        "season_url": standings_url(club, game, Period("season", period.year))
+        if period.year else None,
+    })
+
+
+def player_detail(request, club_slug: str, player_id: int):
+    club = viewable_club(request, club_slug)
+    player = get_object_or_404(Player, club=club, pk=player_id)
+    stats = player_stats(player=player)
+    cumulative, monthly = charts.player_charts(stats)
+    return render(request, "tournaments/public/player.html", {
+        "club": club, "player": player, "stats": stats,
+        "napoleon": stats.totals.get(Game.NAPOLEON),
+        "daifugo": stats.totals.get(Game.DAIFUGO),
+        "cumulative_chart": cumulative, "monthly_chart": monthly,
+    })
