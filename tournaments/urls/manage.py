@@ -1,11 +1,23 @@
-from django.urls import path  # noqa: F401
+"""Club owners: members, roles, players, rule sets, settings; and founding a new club."""
 
-urlpatterns: list = []
+from django.urls import path
 
-# CSV import (club owners).
-from ..views import imports as import_views  # noqa: E402
+from ..views import manage
 
-urlpatterns += [
-    path("c/<slug:club_slug>/manage/import/", import_views.results_import_view,
-         name="manage_import"),
+urlpatterns = [
+    path("clubs/new/", manage.club_new, name="club_new"),
+    path("c/<slug:club>/manage/", manage.manage_home, name="club_manage"),
+    path("c/<slug:club>/manage/settings/", manage.club_settings_view, name="club_settings"),
+    path("c/<slug:club>/manage/members/add/", manage.member_add_view, name="member_add"),
+    path("c/<slug:club>/manage/members/<int:pk>/role/", manage.member_role_view,
+         name="member_role"),
+    path("c/<slug:club>/manage/members/<int:pk>/remove/", manage.member_remove_view,
+         name="member_remove"),
+    path("c/<slug:club>/manage/players/<int:pk>/rename/", manage.player_rename_view,
+         name="player_rename"),
+    path("c/<slug:club>/manage/players/<int:pk>/active/", manage.player_active_view,
+         name="player_active"),
+    path("c/<slug:club>/manage/rulesets/new/", manage.ruleset_edit_view, name="ruleset_new"),
+    path("c/<slug:club>/manage/rulesets/<int:pk>/", manage.ruleset_edit_view,
+         name="ruleset_edit"),
 ]

@@ -1,0 +1,75 @@
+"""Django admin for site staff; deal and membership changes keep their history."""
+
+from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
+
+from .models import (
+    BidAggregate, Club, ClubRuleSet, Deal, GameSession, Membership, Player, ScoreLine,
+    StandingAggregate,
+)
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "is_public", "created_at")
+    search_fields = ("name", "slug")
+
+
+@admin.register(Membership)
+class MembershipAdmin(SimpleHistoryAdmin):
+    list_display = ("user", "club", "role")
+    list_filter = ("role",)
+    search_fields = ("user__username", "club__slug")
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("name", "club", "active")
+    list_filter = ("active",)
+    search_fields = ("name", "club__slug")
+
+
+@admin.register(ClubRuleSet)
+class ClubRuleSetAdmin(SimpleHistoryAdmin):
+    list_display = ("code", "club", "preset", "name")
+    search_fields = ("code", "club__slug")
+
+
+@admin.register(GameSession)
+class GameSessionAdmin(admin.ModelAdmin):
+    list_display = ("date", "table", "club", "game", "ruleset")
+    list_filter = ("game",)
+    date_hierarchy = "date"
+
+
+@admin.register(Deal)
+class DealAdmin(SimpleHistoryAdmin):
+    """Read-only: deals change only through the services, which keep score lines and
+    aggregates in step."""
+
+    list_display = ("session", "seq", "game", "redeal", "is_deleted", "version", "updated_by")
+    list_filter = ("game", "is_deleted")
+    readonly_fields = [f.name for f in Deal._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ScoreLine, StandingAggregate, BidAggregate)
+class DerivedAdmin(admin.ModelAdmin):
+    """Derived rows: visible for checking, never edited by hand."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

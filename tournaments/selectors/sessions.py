@@ -1,0 +1,328 @@
+"""Reads for the session pages: sessions of a club, one session deal by deal, a deal's history.
+
+Everything here returns plain dataclasses built from stored deals and their ``outcome`` (the
+scoring core's result kept at record time): nothing is re-scored. The functions take no request,
+so the printed session sheet reuses them; texts are rendered in the active language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q
+from django.utils.translation import gettext, gettext_lazy as _
+
+from rules import TITLE_LABELS
+from scoring.cards import SUIT_SYMBOLS, parse_card
+from scoring.errors import EfudaError
+
+from ..i18n import render_explanation
+from ..models import Club, Deal, Game, GameSession, Player
+
+ROLE_LABELS = {
+    "napoleon": _("Napoleon"),
+    "adjutant": _("Adjutant"),
+    "ally": _("Allies"),
+}
+
+
+@dataclass(frozen=True)
+class SeatPoints:
+    """One player's part in one deal."""
+
+    player_id: int
+    name: str
+    points: int | None
+    role: str = ""
+    role_label: str = ""
+    title: str = ""  # Daifugō title in Japanese (大富豪 …)
+    position: int | None = None
+    miyako_ochi: bool = False
+    forbidden: bool = False
+
+
+@dataclass(frozen=True)
+class DealRow:
+    id: int
+    seq: int
+    game: str
+    version: int
+    is_deleted: bool
+    redeal: bool
+    seats: list[SeatPoints]
+    explanation: list[str]
+    totals_after: list[tuple[int, str, int]]  # (player id, name, total) after this deal
+    # Napoleon
+    napoleon: str = ""
+    adjutant: str = ""
+    solo: bool = False
+    bid: int | None = None
+    trump: str = ""  # symbol ♠ ♥ ♦ ♣
+    called: str = ""  # label ♠A, JK
+    army_count: int | None = None
+    won: bool | None = None
+    plan_b: bool = False
+    all20: bool = False
+    # Daifugō
+    exchanges: list[tuple[str, str, int]] = field(default_factory=list)
+    next_leader: str = ""
+
+
+@dataclass(frozen=True)
+class TotalRow:
+    rank: int
+    player_id: int
+    name: str
+    points: int
+    deals: int
+    is_winner: bool
+
+
+@dataclass(frozen=True)
+class SessionDetail:
+    session: GameSession
+    club: Club
+    game: str
+    ruleset_name: str
+    players: list[tuple[int, str]]  # every player of a live deal, by first appearance
+    deals: list[DealRow]
+    totals: list[TotalRow]  # the final table, best first
+    winners: list[str]
+    live_deals: int
+
+
+def club_sessions(*, club: Club):
+    """The club's sessions, newest first, with their live deal count (a queryset to paginate)."""
+    return (
+        GameSession.objects.filter(club=club)
+        .select_related("ruleset")
+        .annotate(deal_count=Count("deals", filter=Q(deals__is_deleted=False)))
+        .order_by("-date", "table", "-id")
+    )
+
+
+def card_label(code: str | None) -> str:
+    if not code:
+        return ""
+    try:
+        return parse_card(code).label
+    except EfudaError:
+        return str(code)
+
+
+def _title_label(code: str) -> str:
+    return TITLE_LABELS[code][0] if code in TITLE_LABELS else code
+
+
+def player_names(*, club: Club, ids) -> dict[str, str]:
+    """``{str(id): name}`` for the given player ids of ``club`` (what i18n messages need)."""
+    wanted = {int(i) for i in ids if str(i).isdigit()}
+    if not wanted:
+        return {}
+    return {
+        str(pk): name
+        for pk, name in Player.objects.filter(club=club, id__in=wanted).values_list("id", "name")
+    }
+
+
+def _deal_player_ids(deal: Deal) -> list[str]:
+    data = deal.data or {}
+    keys = data.get("seats") if deal.game == Game.NAPOLEON else data.get("order")
+    return [str(k) for k in (keys or [])]
+
+
+def _napoleon_row(deal: Deal, names: dict[str, str], totals: list) -> DealRow:
+    data, out = deal.data or {}, deal.outcome or {}
+    points, roles = out.get("points") or {}, out.get("roles") or {}
+    seats = []
+    for key in _deal_player_ids(deal):
+        role = roles.get(key, "")
+        seats.append(SeatPoints(
+            player_id=int(key), name=names.get(key, key), points=points.get(key),
+            role=role, role_label=str(ROLE_LABELS.get(role, "")),
+        ))  # fmt: skip
+    redeal = bool(out.get("redeal") or data.get("redeal") or deal.redeal)
+    napoleon = str(data.get("napoleon") or "")
+    adjutant = str(data.get("adjutant") or "")
+    solo = bool(out.get("solo")) or (not redeal and adjutant in ("", napoleon))
+    return DealRow(
+        id=deal.id, seq=deal.seq, game=deal.game, version=deal.version,
+        is_deleted=deal.is_deleted, redeal=redeal, seats=seats,
+        explanation=render_explanation(out.get("explanation") or [], names),
+        totals_after=totals,
+        napoleon="" if redeal else names.get(napoleon, napoleon),
+        adjutant="" if (redeal or solo) else names.get(adjutant, adjutant),
+        solo=solo and not redeal, bid=None if redeal else data.get("bid"),
+        trump="" if redeal else SUIT_SYMBOLS.get(data.get("trump") or "", ""),
+        called="" if redeal else card_label(data.get("called")),
+        army_count=None if redeal else out.get("army_count"),
+        won=None if redeal else out.get("won"),
+        plan_b=bool(out.get("plan_b")), all20=bool(out.get("all20")),
+    )  # fmt: skip
+
+
+def _daifugo_row(deal: Deal, names: dict[str, str], totals: list) -> DealRow:
+    out = deal.outcome or {}
+    points, titles = out.get("points") or {}, out.get("titles") or {}
+    forbidden = set(out.get("forbidden_applied") or [])
+    seats = [
+        SeatPoints(
+            player_id=int(key), name=names.get(key, key), points=points.get(key),
+            role=titles.get(key, ""), title=_title_label(titles.get(key, "")),
+            position=position, miyako_ochi=key == out.get("miyako_ochi"),
+            forbidden=key in forbidden,
+        )
+        for position, key in enumerate(out.get("final_order") or [], start=1)
+    ]  # fmt: skip
+    exchanges = [
+        (names.get(giver, giver), names.get(receiver, receiver), count)
+        for giver, receiver, count in out.get("exchanges") or []
+    ]
+    leader = out.get("next_leader") or ""
+    return DealRow(
+        id=deal.id, seq=deal.seq, game=deal.game, version=deal.version,
+        is_deleted=deal.is_deleted, redeal=False, seats=seats,
+        explanation=render_explanation(out.get("explanation") or [], names),
+        totals_after=totals, exchanges=exchanges, next_leader=names.get(leader, leader),
+    )  # fmt: skip
+
+
+def session_detail(session: GameSession) -> SessionDetail:
+    """The session deal by deal with running totals, the final table and the winner(s)."""
+    deals = list(Deal.objects.filter(session=session).order_by("seq"))
+    ids: set[str] = set()
+    for deal in deals:
+        ids.update(_deal_player_ids(deal))
+        ids.update(str(k) for k in ((deal.outcome or {}).get("points") or {}))
+    names = player_names(club=session.club, ids=ids)
+
+    totals: dict[int, int] = {}
+    played: dict[int, int] = {}
+    order: list[int] = []
+    rows = []
+    for deal in deals:
+        if not deal.is_deleted:
+            for key, points in ((deal.outcome or {}).get("points") or {}).items():
+                pid = int(key)
+                if pid not in totals:
+                    totals[pid], played[pid] = 0, 0
+                    order.append(pid)
+                totals[pid] += points
+                played[pid] += 1
+        build = _napoleon_row if deal.game == Game.NAPOLEON else _daifugo_row
+        after = [] if deal.is_deleted else [
+            (pid, names.get(str(pid), str(pid)), totals[pid]) for pid in order
+        ]
+        rows.append(build(deal, names, after))
+
+    ranked = sorted(order, key=lambda pid: (-totals[pid], order.index(pid)))
+    best = totals[ranked[0]] if ranked else None
+    table: list[TotalRow] = []
+    for index, pid in enumerate(ranked):
+        rank = table[-1].rank if table and table[-1].points == totals[pid] else index + 1
+        table.append(TotalRow(
+            rank=rank, player_id=pid, name=names.get(str(pid), str(pid)), points=totals[pid],
+            deals=played[pid], is_winner=totals[pid] == best,
+        ))  # fmt: skip
+    ruleset = session.ruleset
+    return SessionDetail(
+        session=session, club=session.club, game=session.game,
+        ruleset_name=ruleset.name or ruleset.code,
+        players=[(pid, names.get(str(pid), str(pid))) for pid in order],
+        deals=rows, totals=table, winners=[r.name for r in table if r.is_winner],
+        live_deals=sum(1 for d in deals if not d.is_deleted),
+    )  # fmt: skip
+
+
+def previous_players(session: GameSession) -> list[int]:
+    """The players of the session's latest live deal, in seat (or went-out) order."""
+    last = (
+        Deal.objects.filter(session=session, is_deleted=False).order_by("-seq").only(
+            "data", "game").first()
+    )
+    if last is None:
+        return []
+    return [int(k) for k in _deal_player_ids(last) if k.isdigit()]
+
+
+def deal_summary(*, game: str, data: dict, names: dict[str, str]) -> str:
+    """One line describing a deal's input, for history lists and conflict messages."""
+    data = data or {}
+    if game == Game.NAPOLEON:
+        seats = ", ".join(names.get(str(s), str(s)) for s in data.get("seats") or [])
+        if data.get("redeal") or not data.get("napoleon"):
+            return gettext("Redeal (流れ); seats: %(seats)s") % {"seats": seats}
+        napoleon = str(data.get("napoleon"))
+        adjutant = str(data.get("adjutant") or "")
+        partner = (
+            gettext("solo (独り立ち)") if adjutant in ("", napoleon)
+            else names.get(adjutant, adjutant)
+        )  # fmt: skip
+        return gettext(
+            "Napoleon %(napoleon)s, %(bid)s%(trump)s, called %(called)s, adjutant %(adjutant)s, "
+            "honours %(honours)s, discarded %(discarded)s; seats: %(seats)s"
+        ) % {
+            "napoleon": names.get(napoleon, napoleon), "bid": data.get("bid"),
+            "trump": SUIT_SYMBOLS.get(data.get("trump") or "", "?"),
+            "called": card_label(data.get("called")) or "–", "adjutant": partner,
+            "honours": data.get("honours", 0), "discarded": data.get("discarded", 0),
+            "seats": seats,
+        }  # fmt: skip
+    order = ", ".join(names.get(str(s), str(s)) for s in data.get("order") or [])
+    forbidden = ", ".join(names.get(str(s), str(s)) for s in data.get("forbidden") or [])
+    text = gettext("Went out: %(order)s") % {"order": order}
+    if forbidden:
+        text += "; " + gettext("forbidden finish: %(players)s") % {"players": forbidden}
+    return text
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    when: object
+    who: str
+    kind: str
+    version: int | None
+    summary: str
+    changes: list[str]
+
+
+def deal_history(deal: Deal) -> list[HistoryEntry]:
+    """Every stored version of ``deal``, newest first, with what changed from the one before."""
+    records = list(deal.history.select_related("history_user").order_by("history_date", "pk"))
+    ids: set[str] = set()
+    for record in records:
+        data = record.data or {}
+        ids.update(str(k) for k in (data.get("seats") or data.get("order") or []))
+    names = player_names(club=deal.club, ids=ids)
+    kinds = {"+": gettext("recorded"), "~": gettext("changed"), "-": gettext("removed")}
+    entries = []
+    previous = None
+    for record in records:
+        summary = deal_summary(game=deal.game, data=record.data, names=names)
+        changes = []
+        if previous is not None:
+            if previous.data != record.data:
+                changes.append(gettext("was: %(summary)s") % {
+                    "summary": deal_summary(game=deal.game, data=previous.data, names=names)})
+            if previous.is_deleted != record.is_deleted:
+                changes.append(gettext("deleted") if record.is_deleted else gettext("restored"))
+            old_pts = (previous.outcome or {}).get("points")
+            new_pts = (record.outcome or {}).get("points")
+            if previous.data == record.data and old_pts != new_pts:
+                changes.append(gettext("re-scored after an earlier round changed"))
+        user = record.history_user
+        entries.append(HistoryEntry(
+            when=record.history_date, who=user.get_username() if user else "–",
+            kind=kinds.get(record.history_type, record.history_type),
+            version=record.version, summary=summary, changes=changes,
+        ))  # fmt: skip
+        previous = record
+    entries.reverse()
+    return entries
+
+
+def preview_row(*, game: str, data: dict, outcome: dict, names: dict[str, str]) -> DealRow:
+    """A not-yet-saved deal shown like a stored one (the entry form's points panel)."""
+    deal = Deal(id=None, seq=0, game=game, data=data, outcome=outcome, version=0)
+    build = _napoleon_row if game == Game.NAPOLEON else _daifugo_row
+    return build(deal, names, [])

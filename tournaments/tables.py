@@ -1,0 +1,63 @@
+"""django-tables2 tables, fed from selectors (rows are plain objects; nothing is computed here)."""
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from .models import GameSession
+
+
+class SessionTable(tables.Table):
+    date = tables.Column(verbose_name=_("Date"))
+    table = tables.Column(verbose_name=_("Table"))
+    game = tables.Column(verbose_name=_("Game"))
+    ruleset = tables.Column(verbose_name=_("Rule set"), orderable=False)
+    deal_count = tables.Column(verbose_name=_("Deals"), attrs={"td": {"class": "num"},
+                                                              "th": {"class": "num"}})
+
+    class Meta:
+        model = GameSession
+        fields = ("date", "table", "game", "ruleset", "deal_count")
+        orderable = False
+        attrs = {"class": "sessions"}
+        template_name = "django_tables2/table.html"
+
+    def __init__(self, *args, club=None, **kwargs):
+        self.club = club
+        super().__init__(*args, **kwargs)
+
+    def render_date(self, value, record):
+        url = reverse("session_detail", args=[self.club.slug, record.pk])
+        return format_html('<a href="{}">{}</a>', url, value.isoformat())
+
+    def render_table(self, value):
+        return format_html("<bdi>{}</bdi>", value)
+
+    def render_ruleset(self, value):
+        return format_html("<bdi>{}</bdi>", value.name or value.code)
+
+
+class SessionTotalsTable(tables.Table):
+    """The final table of a session (``selectors.sessions.TotalRow`` rows)."""
+
+    rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
+    name = tables.Column(verbose_name=_("Player"))
+    points = tables.Column(verbose_name=_("Points"), attrs={"td": {"class": "num"},
+                                                           "th": {"class": "num"}})
+    deals = tables.Column(verbose_name=_("Deals"), attrs={"td": {"class": "num"},
+                                                         "th": {"class": "num"}})
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "totals"}
+        template_name = "django_tables2/table.html"
+        row_attrs = {"class": lambda record: "winner" if record.is_winner else ""}
+
+    def render_name(self, value, record):
+        crown = "👑 " if record.is_winner else ""
+        return format_html("{}<bdi>{}</bdi>", crown, value)
+
+    def render_points(self, value):
+        css = "pos" if value > 0 else "neg" if value < 0 else ""
+        return format_html('<span class="{}">{}</span>', css, f"{value:+d}")

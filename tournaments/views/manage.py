@@ -1,0 +1,195 @@
+"""Club owners: members and roles, players, rule sets and club settings; founding a club.
+
+Every POST calls one service; an EfudaError is shown beside the field it names (the page is
+re-rendered with the bound form), success redirects back to the management page.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+import rules
+from scoring.errors import EfudaError
+
+from ..forms import (
+    ClubCreateForm, ClubForm, MemberAddForm, PlayerRenameForm, RoleForm, RuleSetForm,
+    add_efuda_error,
+)
+from ..i18n import error_text
+from ..models import ClubRuleSet, Membership, Player, Role
+from ..services.club_admin import (
+    club_found, club_update, member_add, member_remove, member_set_role, player_rename,
+    player_set_active,
+)
+from ..services.rulesets import ruleset_save
+from .sessions import club_for
+
+
+def _manage_url(club) -> str:
+    return reverse("club_manage", args=[club.slug])
+
+
+def _render_manage(request, club, *, member_form=None, club_form=None, status=200):
+    memberships = club.memberships.select_related("user").order_by("user__username")
+    return render(request, "tournaments/manage/home.html", {
+        "club": club,
+        "memberships": memberships,
+        "role_choices": Role.choices,
+        "players": club.players.order_by("-active", "name"),
+        "rulesets": club.rulesets.all(),
+        "presets": rules.PRESETS,
+        "member_form": member_form or MemberAddForm(),
+        "club_form": club_form or ClubForm(initial={"name": club.name,
+                                                    "is_public": club.is_public}),
+    }, status=status)  # fmt: skip
+
+
+@login_required
+@require_http_methods(["GET"])
+def manage_home(request, club):
+    club = club_for(request, club, Role.OWNER)
+    return _render_manage(request, club)
+
+
+@login_required
+@require_POST
+def member_add_view(request, club):
+    club = club_for(request, club, Role.OWNER)
+    form = MemberAddForm(request.POST)
+    if form.is_valid():
+        try:
+            member_add(club=club, username=form.cleaned_data["username"],
+                       role=form.cleaned_data["role"])
+        except EfudaError as err:
+            add_efuda_error(form, err)
+        else:
+            messages.success(request, _("Member saved."))
+            return redirect(_manage_url(club))
+    return _render_manage(request, club, member_form=form, status=400)
+
+
+@login_required
+@require_POST
+def member_role_view(request, club, pk):
+    club = club_for(request, club, Role.OWNER)
+    membership = get_object_or_404(Membership, club=club, pk=pk)
+    form = RoleForm(request.POST)
+    if form.is_valid():
+        try:
+            member_set_role(membership=membership, role=form.cleaned_data["role"])
+        except EfudaError as err:
+            messages.error(request, error_text(err))
+        else:
+            messages.success(request, _("Role changed."))
+    return redirect(_manage_url(club))
+
+
+@login_required
+@require_POST
+def member_remove_view(request, club, pk):
+    club = club_for(request, club, Role.OWNER)
+    membership = get_object_or_404(Membership, club=club, pk=pk)
+    try:
+        member_remove(membership=membership)
+    except EfudaError as err:
+        messages.error(request, error_text(err))
+    else:
+        messages.success(request, _("Member removed."))
+    return redirect(_manage_url(club))
+
+
+@login_required
+@require_POST
+def player_rename_view(request, club, pk):
+    club = club_for(request, club, Role.OWNER)
+    player = get_object_or_404(Player, club=club, pk=pk)
+    form = PlayerRenameForm(request.POST)
+    if form.is_valid():
+        try:
+            player_rename(player=player, name=form.cleaned_data["name"])
+        except EfudaError as err:
+            messages.error(request, error_text(err))
+        else:
+            messages.success(request, _("Player renamed."))
+    return redirect(_manage_url(club) + "#players")
+
+
+@login_required
+@require_POST
+def player_active_view(request, club, pk):
+    club = club_for(request, club, Role.OWNER)
+    player = get_object_or_404(Player, club=club, pk=pk)
+    player_set_active(player=player, active=request.POST.get("active") == "1")
+    return redirect(_manage_url(club) + "#players")
+
+
+@login_required
+@require_POST
+def club_settings_view(request, club):
+    club = club_for(request, club, Role.OWNER)
+    form = ClubForm(request.POST)
+    if form.is_valid():
+        try:
+            club_update(club=club, name=form.cleaned_data["name"],
+                        is_public=form.cleaned_data["is_public"])
+        except EfudaError as err:
+            add_efuda_error(form, err)
+        else:
+            messages.success(request, _("Club settings saved."))
+            return redirect(_manage_url(club))
+    return _render_manage(request, club, club_form=form, status=400)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def ruleset_edit_view(request, club, pk=None):
+    club = club_for(request, club, Role.OWNER)
+    ruleset = get_object_or_404(ClubRuleSet, club=club, pk=pk) if pk else None
+    if request.method == "POST":
+        preset = request.POST.get("preset")
+        form = RuleSetForm(request.POST, preset=preset)
+        # A changed preset only redraws its options; nothing is saved yet.
+        if form.is_valid() and request.POST.get("action") != "redraw":
+            options = form.options()
+            if not form.errors:
+                try:
+                    ruleset_save(club=club, code=form.cleaned_data["code"],
+                                 preset=form.preset_code, options=options,
+                                 name=form.cleaned_data["name"])  # fmt: skip
+                except EfudaError as err:
+                    add_efuda_error(form, err)
+                else:
+                    messages.success(request, _("Rule set saved."))
+                    return redirect(_manage_url(club) + "#rulesets")
+    else:
+        preset = request.GET.get("preset") or (ruleset.preset if ruleset else None)
+        initial = {"preset": preset}
+        if ruleset:
+            initial |= {"code": ruleset.code, "name": ruleset.name}
+            if preset == ruleset.preset:
+                initial |= RuleSetForm.initial_from_options(ruleset.options)
+        form = RuleSetForm(initial=initial, preset=preset)
+    option_fields = [form[f"options.{spec.key}"] for spec in form.option_specs]
+    return render(request, "tournaments/manage/ruleset.html", {
+        "club": club, "ruleset": ruleset, "form": form, "option_fields": option_fields,
+        "preset": rules.PRESETS[form.preset_code],
+    })  # fmt: skip
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_new(request):
+    form = ClubCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = club_found(slug=form.cleaned_data["slug"], name=form.cleaned_data["name"],
+                              owner=request.user, is_public=form.cleaned_data["is_public"])
+        except EfudaError as err:
+            add_efuda_error(form, err)
+        else:
+            messages.success(request, _("Club created. You are its owner."))
+            return redirect(_manage_url(club))
+    return render(request, "tournaments/manage/club_new.html", {"form": form})

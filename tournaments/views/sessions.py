@@ -1,0 +1,109 @@
+"""Session pages: the list, starting a session (scorekeepers) and the session page itself."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
+from django_tables2 import RequestConfig
+
+import rules
+from scoring.errors import EfudaError
+
+from ..forms import SessionForm, add_efuda_error
+from ..models import Club, Game, GameSession, Role
+from ..permissions import can_record, require_role, require_view
+from ..selectors.sessions import club_sessions, session_detail
+from ..services.rulesets import ruleset_resolve
+from ..services.sessions import session_create
+from ..tables import SessionTable, SessionTotalsTable
+
+
+def club_for(request, slug: str, role: str | None = None) -> Club:
+    """The club at ``slug`` if the user may see it (404 otherwise) and, with ``role``, has it
+    (403 for members without it)."""
+    club = get_object_or_404(Club, slug=slug)
+    if role is None:
+        require_view(request.user, club)
+    else:
+        require_role(request.user, club, role)
+    return club
+
+
+def entry_url(session: GameSession) -> str:
+    name = "deal_new" if session.game == Game.NAPOLEON else "round_new"
+    return reverse(name, args=[session.club.slug, session.pk])
+
+
+@require_safe
+def session_list(request, club):
+    club = club_for(request, club)
+    table = SessionTable(club_sessions(club=club), club=club)
+    RequestConfig(request, paginate={"per_page": 20}).configure(table)
+    return render(request, "tournaments/sessions/list.html", {
+        "club": club, "table": table, "can_record": can_record(request.user, club),
+    })  # fmt: skip
+
+
+def _rule_choices(club: Club) -> list[tuple[str, str]]:
+    choices = []
+    seen = set()
+    for ruleset in club.rulesets.all():
+        try:
+            game = dict(Game.choices).get(ruleset.game, ruleset.game)
+        except EfudaError:
+            continue
+        choices.append((ruleset.code, f"{ruleset.name or ruleset.code} ({game})"))
+        seen.add(ruleset.code)
+    for code, preset in rules.PRESETS.items():
+        if code not in seen:
+            choices.append((code, f"{preset.name_ja} · {_(preset.name_en)}"))
+    return choices
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_new(request, club):
+    club = club_for(request, club, Role.SCOREKEEPER)
+    choices = _rule_choices(club)
+    if request.method == "POST":
+        form = SessionForm(request.POST, rule_choices=choices)
+        if form.is_valid():
+            try:
+                ruleset = ruleset_resolve(club=club, code=form.cleaned_data["rules"])
+                session = session_create(
+                    club=club, ruleset=ruleset, date=form.cleaned_data["date"],
+                    table=form.cleaned_data["table"], user=request.user,
+                )  # fmt: skip
+            except EfudaError as err:
+                add_efuda_error(form, err)
+            else:
+                return redirect(entry_url(session))
+    else:
+        form = SessionForm(rule_choices=choices)
+    return render(request, "tournaments/sessions/new.html", {"club": club, "form": form})
+
+
+@require_safe
+def session_page(request, club, pk):
+    club = club_for(request, club)
+    session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
+                                club=club, pk=pk)  # fmt: skip
+    detail = session_detail(session)
+    totals = SessionTotalsTable(detail.totals)
+    return render(request, "tournaments/sessions/detail.html", {
+        "club": club, "session": session, "detail": detail, "totals_table": totals,
+        "can_record": can_record(request.user, club), "entry_url": entry_url(session),
+    })  # fmt: skip
+
+
+def back_to_session(deal_or_session) -> str:
+    session = getattr(deal_or_session, "session", deal_or_session)
+    return reverse("session_detail", args=[session.club.slug, session.pk])
+
+
+def flash_error(request, err: EfudaError) -> None:
+    from ..i18n import error_text
+
+    messages.error(request, error_text(err))
