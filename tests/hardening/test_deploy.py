@@ -1,0 +1,67 @@
+"""Production settings: Django's deployment checks pass, and insecure settings are refused."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _manage(*args, **env_over):
+    env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "ALLOWED_HOSTS")}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings.production", **env_over)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
+        text=True, timeout=120,
+    )
+
+
+def test_check_deploy_passes_with_production_settings():
+    result = _manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        SECRET_KEY=secrets.token_urlsafe(64), ALLOWED_HOSTS="efuda.example.org",
+    )
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "no issues" in result.stdout
+
+
+def test_production_settings_are_secure():
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT,"
+        " s.SECURE_HSTS_SECONDS >= 31536000, s.SECURE_CONTENT_TYPE_NOSNIFF, s.X_FRAME_OPTIONS,"
+        " s.SECURE_REFERRER_POLICY, s.SECURE_PROXY_SSL_HEADER[0], s.SESSION_COOKIE_HTTPONLY)"
+    )
+    result = _manage("shell", "-c", code, SECRET_KEY=secrets.token_urlsafe(64),
+                     ALLOWED_HOSTS="efuda.example.org")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1].split() == [
+        "False", "True", "True", "True", "True", "True", "DENY", "same-origin",
+        "HTTP_X_FORWARDED_PROTO", "True",
+    ]
+
+
+def test_production_refuses_the_default_or_a_short_key():
+    for key in (None, "insecure-development-key-change-me", "short-key", "a" * 60):
+        env = {"ALLOWED_HOSTS": "efuda.example.org"}
+        if key is not None:
+            env["SECRET_KEY"] = key
+        result = _manage("check", **env)
+        assert result.returncode != 0, key
+        assert "SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_missing_allowed_hosts():
+    result = _manage("check", SECRET_KEY=secrets.token_urlsafe(64))
+    assert result.returncode != 0
+    assert "ALLOWED_HOSTS" in result.stderr
+
+
+def test_gunicorn_config_binds_to_loopback():
+    namespace: dict = {}
+    exec((ROOT / "deploy" / "gunicorn.conf.py").read_text(), namespace)  # noqa: S102
+    assert namespace["bind"].startswith("127.0.0.1:")
+    assert namespace["wsgi_app"] == "config.wsgi:application"
+    assert namespace["workers"] >= 2
