@@ -1,0 +1,174 @@
+"""deal_record / deal_update / deal_delete / deal_restore: stored lines and aggregates always
+equal what the scoring core says, and every write is all or nothing."""
+
+import datetime
+from collections import defaultdict
+
+import pytest
+
+from scoring.daifugo import DaifugoRound, score_daifugo
+from scoring.errors import EfudaError
+from scoring.napoleon import NapoleonDeal, score_napoleon
+from tournaments.models import BidAggregate, Deal, ScoreLine, StandingAggregate
+from tournaments.services.deals import deal_delete, deal_record, deal_restore, deal_update
+from tournaments.services.rulesets import session_rules
+
+pytestmark = pytest.mark.django_db
+
+
+def napoleon_data(players, **changes):
+    seats = [p.id for p in players[:5]]
+    data = {"seats": seats, "napoleon": seats[0], "bid": 13, "trump": "S", "called": "SA",
+            "adjutant": seats[1], "honours": 14, "discarded": 0, "last_trick": None,
+            "redeal": False}
+    data.update(changes)
+    return data
+
+
+def lines_of(deal):
+    return {line.player_id: line.points for line in ScoreLine.objects.filter(deal=deal)}
+
+
+def aggregates(club):
+    """{(player, period): (points, deals, napoleon_deals, title_daihinmin, miyako)} non-zero."""
+    rows = StandingAggregate.objects.filter(club=club)
+    return {
+        (a.player_id, a.period): (a.points, a.deals, a.napoleon_deals, a.title_daihinmin,
+                                  a.miyako_ochi)
+        for a in rows
+        if a.deals or a.points
+    }
+
+
+def aggregates_from_lines(club):
+    totals = defaultdict(lambda: [0, 0, 0, 0, 0])
+    for line in ScoreLine.objects.filter(club=club):
+        for period in (line.date.strftime("%Y-%m"), str(line.date.year), "all"):
+            t = totals[(line.player_id, period)]
+            t[0] += line.points
+            t[1] += 1
+            t[2] += line.role == "napoleon"
+            t[3] += line.role == "daihinmin"
+            t[4] += line.miyako_ochi
+    return {k: tuple(v) for k, v in totals.items()}
+
+
+def test_record_matches_scoring_core(napoleon_session, players, club, users):
+    data = napoleon_data(players)
+    deal = deal_record(session=napoleon_session, data=data, user=users["scorekeeper"])
+    expected = score_napoleon(
+        NapoleonDeal(seats=tuple(str(s) for s in data["seats"]), napoleon=str(data["napoleon"]),
+                     bid=13, trump="S", called="SA", adjutant=str(data["adjutant"]),
+                     honours=14, discarded=0),
+        session_rules(napoleon_session),
+    )
+    assert lines_of(deal) == {int(k): v for k, v in expected.points.items()}
+    assert sum(lines_of(deal).values()) == 0
+    assert aggregates(club) == aggregates_from_lines(club)
+    assert deal.created_by == users["scorekeeper"] and deal.seq == 1
+    bid = BidAggregate.objects.get(player_id=data["napoleon"])
+    assert (bid.bid, bid.trump, bid.deals, bid.wins) == (13, "S", 1, 1)
+
+
+def test_redeal_scores_nothing(napoleon_session, players, club):
+    data = {"seats": [p.id for p in players[:5]], "redeal": True}
+    deal = deal_record(session=napoleon_session, data=data)
+    assert deal.redeal and not ScoreLine.objects.filter(deal=deal).exists()
+    assert aggregates(club) == {}
+
+
+def test_double_submit_records_once(napoleon_session, players):
+    data = napoleon_data(players)
+    first = deal_record(session=napoleon_session, data=data, submission_key="tap-1")
+    second = deal_record(session=napoleon_session, data=data, submission_key="tap-1")
+    assert first.pk == second.pk
+    assert Deal.objects.count() == 1 and ScoreLine.objects.count() == 5
+    third = deal_record(session=napoleon_session, data=data, submission_key="tap-2")
+    assert third.seq == 2 and ScoreLine.objects.count() == 10
+
+
+def test_invalid_deal_writes_nothing(napoleon_session, players, club):
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=napoleon_session, data=napoleon_data(players, bid=25))
+    assert info.value.field == "bid"
+    assert not Deal.objects.exists() and not ScoreLine.objects.exists()
+    assert aggregates(club) == {}
+
+
+def test_update_rescores_and_keeps_history(napoleon_session, players, club, users):
+    deal = deal_record(session=napoleon_session, data=napoleon_data(players))
+    updated = deal_update(deal=deal, data=napoleon_data(players, honours=10),
+                          user=users["owner"], version=deal.version)
+    assert updated.version == 2 and updated.updated_by == users["owner"]
+    assert lines_of(updated)[players[0].id] == -2  # set: the army took 10 of 13
+    assert aggregates(club) == aggregates_from_lines(club)
+    assert deal.history.count() == 2
+    assert [h.data["honours"] for h in deal.history.order_by("history_date")] == [14, 10]
+
+
+def test_stale_update_is_refused_and_changes_nothing(napoleon_session, players, club, users):
+    deal = deal_record(session=napoleon_session, data=napoleon_data(players))
+    deal_update(deal=deal, data=napoleon_data(players, bid=14), user=users["owner"], version=1)
+    before = (aggregates(club), lines_of(deal), Deal.objects.get(pk=deal.pk).data)
+    with pytest.raises(EfudaError) as info:
+        deal_update(deal=deal, data=napoleon_data(players, honours=3), version=1)
+    assert info.value.field == "version"
+    assert info.value.params["user"] == "owner-user"
+    after = (aggregates(club), lines_of(deal), Deal.objects.get(pk=deal.pk).data)
+    assert before == after
+
+
+def test_delete_then_restore_gives_identical_aggregates(napoleon_session, players, club):
+    deal_record(session=napoleon_session, data=napoleon_data(players))
+    second = deal_record(session=napoleon_session, data=napoleon_data(players, honours=9))
+    before = aggregates(club)
+    deal_delete(deal=second)
+    assert not ScoreLine.objects.filter(deal=second).exists()
+    assert aggregates(club) == aggregates_from_lines(club) != before
+    deal_restore(deal=Deal.objects.get(pk=second.pk))
+    assert aggregates(club) == before
+    assert Deal.objects.get(pk=second.pk).history.count() == 3
+
+
+def test_daifugo_miyako_ochi_and_rescoring_later_rounds(daifugo_session, players, club):
+    a, b, c, d = (p.id for p in players[:4])
+    r1 = deal_record(session=daifugo_session, data={"order": [a, b, c, d], "forbidden": []})
+    r2 = deal_record(session=daifugo_session, data={"order": [b, a, c, d], "forbidden": []})
+    # a was 大富豪 in round 1 and did not go out first in round 2: 都落ち to 大貧民.
+    assert r2.outcome["miyako_ochi"] == str(a)
+    assert lines_of(r2)[a] == -2 and lines_of(r2)[b] == 2
+    expected = score_daifugo(
+        DaifugoRound(order=tuple(map(str, [b, a, c, d])), previous_daifugo=str(a)),
+        session_rules(daifugo_session),
+    )
+    assert lines_of(r2) == {int(k): v for k, v in expected.points.items()}
+    # Correct round 1 so that b was 大富豪: round 2 is re-scored without 都落ち.
+    deal_update(deal=r1, data={"order": [b, a, c, d], "forbidden": []})
+    r2.refresh_from_db()
+    assert r2.outcome["miyako_ochi"] is None and r2.data["previous_daifugo"] == str(b)
+    assert lines_of(r2)[a] == 1
+    assert aggregates(club) == aggregates_from_lines(club)
+    # Deleting round 1 leaves round 2 as the session's first round: no 都落ち either.
+    deal_delete(deal=r1)
+    r2.refresh_from_db()
+    assert r2.data["previous_daifugo"] is None
+    assert aggregates(club) == aggregates_from_lines(club)
+
+
+def test_daifugo_forbidden_finish(daifugo_session, players):
+    a, b, c, d = (p.id for p in players[:4])
+    deal = deal_record(session=daifugo_session, data={"order": [a, b, c, d], "forbidden": [a]})
+    assert deal.outcome["final_order"] == [str(b), str(c), str(d), str(a)]
+    assert lines_of(deal)[a] == -2
+
+
+def test_players_of_another_club_are_refused(napoleon_session, players):
+    from tests.factories import PlayerFactory
+
+    stranger = PlayerFactory()
+    data = napoleon_data(players)
+    data["seats"] = data["seats"][:4] + [stranger.id]
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=napoleon_session, data=data)
+    assert info.value.field == "seats"
+    assert not Deal.objects.exists()
