@@ -22,6 +22,8 @@ from typing import NamedTuple
 from django.db import transaction
 from django.utils.translation import gettext
 
+import rules
+
 from scoring.cards import parse_card, parse_suit
 from scoring.daifugo import DaifugoRound, score_daifugo
 from scoring.errors import EfudaError
@@ -29,8 +31,9 @@ from scoring.i18n import N_
 from scoring.napoleon import LAST_TRICK_SIDES, NapoleonDeal, score_napoleon
 
 from ..i18n import error_text
-from ..models import Club, Game, GameSession, Player, normalise_name
+from ..models import Club, ClubRuleSet, Game, GameSession, Player, normalise_name
 from .deals import deal_record
+from .errors import MESSAGES as SERVICE_MESSAGES
 from .errors import fail
 from .players import clean_player_name, player_get_or_create
 from .rulesets import ruleset_resolve
@@ -155,7 +158,7 @@ def _problem(line: int, column: str, error: EfudaError) -> ImportProblem:
 
 def _records(text: str) -> list[tuple[int, list[str]]]:
     """(first line number, cells) of every non-blank CSV record."""
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     records, start = [], 1
     while True:
         try:
@@ -164,7 +167,7 @@ def _records(text: str) -> list[tuple[int, list[str]]]:
             return records
         except csv.Error as err:
             raise ImportFailed(
-                [_problem(reader.line_num, "file", _fail("file", "not_csv", detail=str(err)))]
+                [_problem(start, "file", _fail("file", "not_csv", detail=str(err)))]
             ) from None
         if any(cell.strip() for cell in cells):
             records.append((start, cells))
@@ -364,6 +367,21 @@ def _duplicates(names: tuple[str, ...]) -> str | None:
     return None
 
 
+def _resolve_rules(club: Club, code: str, game: str) -> ClubRuleSet:
+    # Checked here before ``ruleset_resolve``, whose own errors pass a ``code`` parameter that
+    # clashes with ``fail``'s argument of the same name.
+    ruleset = ClubRuleSet.objects.filter(club=club, code=code).first()
+    if ruleset is None and code not in rules.PRESETS:
+        raise EfudaError("rules", "ruleset_unknown", SERVICE_MESSAGES["ruleset_unknown"],
+                         {"code": code})  # fmt: skip
+    found = ruleset.game if ruleset is not None else rules.PRESETS[code].game
+    if found != game:
+        raise EfudaError("rules", "ruleset_game", SERVICE_MESSAGES["ruleset_game"], {
+            "code": code, "expected": str(Game(found).label), "game": str(Game(game).label),
+        })  # fmt: skip
+    return ruleset_resolve(club=club, code=code, game=game)
+
+
 def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector) -> dict:
     """Group rows into sessions (date, table) in file order; resolve and check their rules."""
     sessions: dict[tuple, list[_Row]] = {}
@@ -377,7 +395,7 @@ def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector) 
                 found.add(row.line, _fail("rules", "rules_differ", line=first.line,
                                           first=first.rules))  # fmt: skip
         try:
-            ruleset = ruleset_resolve(club=club, code=first.rules, game=game)
+            ruleset = _resolve_rules(club, first.rules, game)
             ruleset_rules = ruleset.to_rules()
         except EfudaError as err:
             found.add(first.line, err, "rules")

@@ -21,3 +21,10 @@ urlpatterns = [
     path("c/<slug:club>/manage/rulesets/<int:pk>/", manage.ruleset_edit_view,
          name="ruleset_edit"),
 ]
+
+# CSV import of results (club owners): tournaments/views/imports.py.
+from ..views import imports as import_views  # noqa: E402
+
+urlpatterns += [
+    path("c/<slug:club>/manage/import/", import_views.results_import_view, name="manage_import"),
+]

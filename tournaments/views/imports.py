@@ -28,8 +28,8 @@ class ImportForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def results_import_view(request, club_slug: str):
-    club = get_object_or_404(Club, slug=club_slug)
+def results_import_view(request, club: str):
+    club = get_object_or_404(Club, slug=club)  # the URL's slug becomes the club
     require_role(request.user, club, Role.OWNER)
     problems = []
     form = ImportForm(request.POST or None, request.FILES or None)
@@ -46,7 +46,7 @@ def results_import_view(request, club_slug: str):
                 "%(players)s new players."
             ) % {"deals": report.deals, "redeals": report.redeals,
                  "sessions": len(report.sessions), "players": report.players_created})  # fmt: skip
-            return redirect("manage_import", club_slug=club.slug)
+            return redirect("manage_import", club=club.slug)
     return render(request, "tournaments/imports/upload.html", {
         "club": club,
         "form": form,
