@@ -1,0 +1,309 @@
+"""Tournament reads: who may see and run an event, the draw with names, a table's deals and
+the live standings (raw points or rank points, with adjustments)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Q
+from django.utils import timezone
+
+from ..models import (
+    Adjustment,
+    ConfirmationState,
+    Deal,
+    DealConfirmation,
+    Role,
+    ScoreLine,
+    StandingsMode,
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+    TournamentTable,
+)
+from ..permissions import has_role
+
+RANK_SCALE = Decimal(10)  # rank points of a table's winner; the last gets 0, the mean is 5
+SITOUT_RANK_POINTS = RANK_SCALE / 2
+TIEBREAKS = ("total", "points", "table_wins")  # documented in docs/tournaments.md
+
+
+# --- access ----------------------------------------------------------------------------------
+
+
+def is_staff(user, tournament: Tournament) -> bool:
+    """Club scorekeepers and owners, and the tournament's extra staff."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if has_role(user, tournament.club, Role.SCOREKEEPER):
+        return True
+    return tournament.extra_staff.filter(pk=user.pk).exists()
+
+
+def can_see(user, tournament: Tournament, entry: TournamentEntry | None = None) -> bool:
+    """Public tournaments: anyone. Otherwise club members, staff and the event's PIN holders."""
+    if tournament.is_public or entry is not None:
+        return True
+    return has_role(user, tournament.club, Role.MEMBER) or is_staff(user, tournament)
+
+
+def club_tournaments(*, club, user) -> list[Tournament]:
+    qs = Tournament.objects.filter(club=club)
+    if not has_role(user, club, Role.MEMBER):
+        extra = Q(extra_staff=user) if getattr(user, "is_authenticated", False) else Q(pk=None)
+        qs = qs.filter(Q(is_public=True) | extra).distinct()
+    return list(qs.order_by("-date", "-id"))
+
+
+# --- rounds and tables -----------------------------------------------------------------------
+
+
+def names_of(tournament: Tournament) -> dict[int, str]:
+    return {
+        e.player_id: e.player.name
+        for e in tournament.entries.select_related("player")
+    }
+
+
+@dataclass
+class TableView:
+    table: TournamentTable
+    label: str
+    seats: list[tuple[int, str]]  # (player id, name) in seat order
+    deal_count: int = 0
+    pending: int = 0
+    disputed: int = 0
+
+
+@dataclass
+class RoundView:
+    round: TournamentRound
+    tables: list[TableView]
+    sitouts: list[tuple[int, str]]
+    seconds_left: int | None
+    timer_running: bool
+
+
+def seconds_left(rnd: TournamentRound, now=None) -> int | None:
+    if rnd.timer_ends_at is not None:
+        now = now or timezone.now()
+        return max(0, int((rnd.timer_ends_at - now).total_seconds()))
+    return rnd.timer_left
+
+
+def round_view(rnd: TournamentRound, names: dict[int, str] | None = None) -> RoundView:
+    names = names if names is not None else names_of(rnd.tournament)
+    tables = list(rnd.tables.order_by("number"))
+    sessions = [t.session_id for t in tables if t.session_id]
+    counts: dict[int, int] = defaultdict(int)
+    for sid in Deal.objects.filter(session_id__in=sessions, is_deleted=False).values_list(
+        "session_id", flat=True
+    ):
+        counts[sid] += 1
+    states: dict[tuple[int, str], int] = defaultdict(int)
+    for tid, state in DealConfirmation.objects.filter(
+        table__in=tables, deal__is_deleted=False
+    ).values_list("table_id", "state"):
+        states[(tid, state)] += 1
+    views = [
+        TableView(
+            table=t, label=f"R{rnd.number}-T{t.number}",
+            seats=[(p, names.get(p, str(p))) for p in t.seats],
+            deal_count=counts.get(t.session_id, 0),
+            pending=states[(t.pk, ConfirmationState.PENDING)],
+            disputed=states[(t.pk, ConfirmationState.DISPUTED)],
+        )
+        for t in tables
+    ]
+    return RoundView(
+        round=rnd, tables=views, sitouts=[(p, names.get(p, str(p))) for p in rnd.sitouts],
+        seconds_left=seconds_left(rnd), timer_running=rnd.timer_ends_at is not None,
+    )
+
+
+def current_round(tournament: Tournament) -> TournamentRound | None:
+    """The latest round (drawn, running or finished)."""
+    return tournament.rounds.order_by("-number").first()
+
+
+def entry_table(tournament: Tournament, entry: TournamentEntry) -> TournamentTable | None:
+    """Where a PIN holder sits in the latest started round."""
+    rnd = tournament.rounds.filter(started_at__isnull=False).order_by("-number").first()
+    if rnd is None:
+        return None
+    for table in rnd.tables.all():
+        if entry.player_id in table.seats:
+            return table
+    return None
+
+
+@dataclass
+class TableDeal:
+    deal: Deal
+    points: list[int]  # per seat, in the table's seat order
+    state: str
+    state_label: str
+    recorded_by: int | None  # entry id
+
+
+def table_deals(table: TournamentTable) -> list[TableDeal]:
+    if table.session_id is None:
+        return []
+    deals = list(
+        Deal.objects.filter(session_id=table.session_id, is_deleted=False).order_by("seq")
+    )
+    confirmations = {
+        c.deal_id: c for c in DealConfirmation.objects.filter(deal__in=deals)
+    }
+    lines: dict[int, dict[int, int]] = defaultdict(dict)
+    for deal_id, player_id, points in ScoreLine.objects.filter(deal__in=deals).values_list(
+        "deal_id", "player_id", "points"
+    ):
+        lines[deal_id][player_id] = points
+    rows = []
+    for deal in deals:
+        c = confirmations.get(deal.pk)
+        state = c.state if c else ConfirmationState.CONFIRMED
+        rows.append(TableDeal(
+            deal=deal, points=[lines[deal.pk].get(p, 0) for p in table.seats], state=state,
+            state_label=ConfirmationState(state).label,
+            recorded_by=c.recorded_by_id if c else None,
+        ))
+    return rows
+
+
+def disputed_deals(tournament: Tournament) -> list[DealConfirmation]:
+    return list(
+        DealConfirmation.objects.filter(
+            table__round__tournament=tournament, state=ConfirmationState.DISPUTED,
+            deal__is_deleted=False,
+        ).select_related("deal", "table__round", "decided_by__player").order_by("updated_at")
+    )
+
+
+# --- standings -------------------------------------------------------------------------------
+
+
+@dataclass
+class StandingRow:
+    entry_id: int
+    player_id: int
+    name: str
+    points: int = 0  # raw points of counted deals
+    rank_points: Decimal = Decimal(0)
+    adjustments: Decimal = Decimal(0)
+    table_wins: int = 0
+    rounds: int = 0
+    deals: int = 0
+    dropped_at_round: int | None = None
+    total: Decimal = Decimal(0)
+    rank: int = 0
+
+
+@dataclass
+class TournamentStandings:
+    tournament: Tournament
+    mode: str
+    rows: list[StandingRow]
+    adjustments: list[Adjustment] = field(default_factory=list)
+    uncounted: int = 0  # deals waiting for confirmation or disputed
+
+
+def rank_points(points: dict[int, int]) -> dict[int, Decimal]:
+    """Rank points of one table in one round: (opponents beaten + ½ × opponents tied) ÷
+    (table size − 1) × 10. Winner 10, last 0, the mean 5 whatever the table's size."""
+    n = len(points)
+    if n < 2:
+        return {p: SITOUT_RANK_POINTS for p in points}
+    result = {}
+    for p, mine in points.items():
+        beaten = sum(1 for q, other in points.items() if q != p and other < mine)
+        tied = sum(1 for q, other in points.items() if q != p and other == mine)
+        value = (Decimal(beaten) + Decimal(tied) / 2) / Decimal(n - 1) * RANK_SCALE
+        result[p] = value.quantize(Decimal("0.01"))
+    return result
+
+
+def rank_rows(rows: list[StandingRow]) -> list[StandingRow]:
+    """Order by the TIEBREAKS keys (descending); rows equal on all of them share a rank."""
+    def key(r):
+        return tuple(getattr(r, k) for k in TIEBREAKS)
+
+    rows.sort(key=lambda r: (*(-v for v in key(r)), r.name.casefold(), r.player_id))
+    previous = None
+    for i, row in enumerate(rows, start=1):
+        row.rank = previous.rank if previous is not None and key(previous) == key(row) else i
+        previous = row
+    return rows
+
+
+def tournament_standings(*, tournament: Tournament) -> TournamentStandings:
+    """Live standings from the score lines of the tournament's tables (bounded by its size).
+
+    A deal counts once confirmed (or when it needs no confirmation); a deal waiting or
+    disputed does not."""
+    entries = list(tournament.entries.select_related("player"))
+    by_player = {
+        e.player_id: StandingRow(entry_id=e.pk, player_id=e.player_id, name=e.player.name,
+                                 dropped_at_round=e.dropped_at_round)
+        for e in entries
+    }
+    rounds = list(
+        tournament.rounds.filter(started_at__isnull=False).order_by("number")
+        .prefetch_related("tables")
+    )
+    tables = [t for r in rounds for t in r.tables.all()]
+    session_table = {t.session_id: t for t in tables if t.session_id}
+    uncounted_ids = set(
+        DealConfirmation.objects.filter(table__in=tables)
+        .exclude(state=ConfirmationState.CONFIRMED).values_list("deal_id", flat=True)
+    )
+    table_points: dict[int, dict[int, int]] = {t.pk: {p: 0 for p in t.seats} for t in tables}
+    deal_ids_seen: dict[int, set] = defaultdict(set)
+    for deal_id, session_id, player_id, points in ScoreLine.objects.filter(
+        session_id__in=list(session_table)
+    ).values_list("deal_id", "session_id", "player_id", "points"):
+        if deal_id in uncounted_ids:
+            continue
+        table = session_table[session_id]
+        table_points[table.pk][player_id] = table_points[table.pk].get(player_id, 0) + points
+        deal_ids_seen[player_id].add(deal_id)
+    for rnd in rounds:
+        for table in rnd.tables.all():
+            scores = table_points[table.pk]
+            ranks = rank_points(scores)
+            top = max(scores.values()) if scores else None
+            for p, value in scores.items():
+                row = by_player.get(p)
+                if row is None:
+                    continue
+                row.points += value
+                row.rank_points += ranks[p]
+                row.rounds += 1
+                if value == top and len(scores) > 1:
+                    row.table_wins += 1
+        for p in rnd.sitouts:
+            if p in by_player:
+                by_player[p].rank_points += SITOUT_RANK_POINTS
+    adjustments = list(
+        Adjustment.objects.filter(tournament=tournament, is_deleted=False)
+        .select_related("entry__player").order_by("created_at", "id")
+    )
+    by_entry = {row.entry_id: row for row in by_player.values()}
+    for adj in adjustments:
+        by_entry[adj.entry_id].adjustments += adj.points
+    for row in by_player.values():
+        row.deals = len(deal_ids_seen[row.player_id])
+        base = row.rank_points if tournament.standings_mode == StandingsMode.RANK else row.points
+        row.total = Decimal(base) + row.adjustments
+    rows = [
+        r for r in by_player.values()
+        if r.rounds or r.adjustments or r.dropped_at_round is None
+    ]
+    return TournamentStandings(
+        tournament=tournament, mode=tournament.standings_mode, rows=rank_rows(rows),
+        adjustments=adjustments,
+        uncounted=Deal.objects.filter(pk__in=uncounted_ids, is_deleted=False).count(),
+    )
