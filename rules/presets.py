@@ -145,7 +145,8 @@ def get_preset(code: str) -> RuleSet:
     """The preset rule set named ``code``."""
     if not isinstance(code, str) or code not in PRESETS:
         raise EfudaError(
-            "preset", "unknown_preset", N_("Unknown rule set “%(preset)s”; choose one of %(known)s."),
+            "preset", "unknown_preset",
+            N_("Unknown rule set “%(preset)s”; choose one of %(known)s."),
             {"preset": code if isinstance(code, str) else repr(code),
              "known": ", ".join(PRESETS)},
         )  # fmt: skip

@@ -55,6 +55,10 @@ class RuleSet:
         object.__setattr__(self, "players", tuple(self.players))
         self.check()
 
+    def __hash__(self) -> int:
+        # The mappings are not hashable; equal rule sets share code, preset and option keys.
+        return hash((self.code, self.preset, tuple(sorted(self.options))))
+
     def check(self) -> None:
         """Raise EfudaError if this rule set is inconsistent or a table does not balance."""
         if self.game not in GAMES:

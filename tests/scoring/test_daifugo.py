@@ -126,7 +126,7 @@ def rounds(draw):
     return DaifugoRound(order, forbidden, previous)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(round_=rounds())
 def test_round_properties(round_):
     result = score_daifugo(round_, COMMON)
@@ -149,7 +149,7 @@ def test_round_properties(round_):
     assert result.exchanges[0] == Exchange(final[-1], final[0], 2)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(round_=rounds(), data=st.data())
 def test_garbage_rounds_raise_only_efuda_error(round_, data):
     name = data.draw(st.sampled_from(["order", "forbidden", "previous_daifugo"]))

@@ -11,7 +11,7 @@ from scoring.napoleon import NapoleonDeal, score_napoleon
 
 from .strategies import GARBAGE, NAPOLEON_RULESETS, napoleon_deals
 
-SETTINGS = settings(max_examples=200, deadline=None,
+SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 any_ruleset = st.sampled_from(NAPOLEON_RULESETS)
 
@@ -75,7 +75,7 @@ def test_more_honours_never_lose_except_at_twenty(ruleset, data):
 FIELDS = [f.name for f in dataclasses.fields(NapoleonDeal)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(ruleset=any_ruleset, data=st.data())
 def test_garbage_raises_only_efuda_error(ruleset, data):
     deal = data.draw(napoleon_deals(ruleset))
@@ -111,7 +111,7 @@ EXPECTED_FIELD = {
 }  # fmt: skip
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(ruleset=any_ruleset, data=st.data(), broken=st.sampled_from(sorted(INVALIDATORS)))
 def test_invalid_deals_raise_with_field(ruleset, data, broken):
     deal = data.draw(napoleon_deals(ruleset))
