@@ -14,7 +14,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 _lock = threading.Lock()
-FONT_FAMILY = "efuda-gothic"
+FONT_FAMILY = "IPAexGothic"
 
 
 @lru_cache(maxsize=1)

@@ -13,7 +13,7 @@ from ..selectors.sessions import session_detail
 from ..services.rulesets import session_rules
 from .pdf import render_pdf
 
-BLANK_ROWS = {Game.NAPOLEON: 18, Game.DAIFUGO: 18}
+BLANK_ROWS = {Game.NAPOLEON: 18, Game.DAIFUGO: 17}
 EMPTY_SEATS = 5
 
 
@@ -26,20 +26,33 @@ def session_sheet_pdf(session: GameSession) -> bytes:
 
 
 @dataclass(frozen=True)
-class PointTableBlock:
-    players: int
-    rows: list  # rules.PointTableRow
+class PointGrid:
+    """The rule set's point tables side by side: one line per bid (or one for a flat table),
+    five cells per player count (Napoleon, adjutant, ally, solo Napoleon, solo ally)."""
+
+    counts: list[int]
+    lines: list[tuple[int | None, list]]  # (bid or None, cells; "" where a bid is not allowed)
 
 
-def _point_tables(ruleset: rules.RuleSet, seat_count: int | None) -> list[PointTableBlock]:
+def point_grid(ruleset: rules.RuleSet, seat_count: int | None) -> PointGrid:
     counts = [seat_count] if seat_count in ruleset.point_tables else sorted(ruleset.point_tables)
-    blocks = []
+    tables: dict[int, dict] = {}
     for count in counts:
         try:
-            blocks.append(PointTableBlock(count, rules.point_table_rows(ruleset, count)))
+            tables[count] = {row.bid: row for row in rules.point_table_rows(ruleset, count)}
         except EfudaError:
             continue
-    return blocks
+    bids = sorted({bid for rows in tables.values() for bid in rows},
+                  key=lambda b: -1 if b is None else b)
+    lines = []
+    for bid in bids:
+        cells: list = []
+        for rows in tables.values():
+            row = rows.get(bid) or rows.get(None)
+            cells += ([row.napoleon, row.adjutant, row.ally, row.solo_napoleon, row.solo_ally]
+                      if row else [""] * 5)
+        lines.append((bid, cells))
+    return PointGrid(counts=list(tables), lines=lines)
 
 
 def _title_points(ruleset: rules.RuleSet) -> list[tuple[str, int]]:
@@ -59,8 +72,10 @@ def blank_sheet_pdf(session: GameSession) -> bytes:
         "positions": range(1, len(seats) + 1),
     }
     if session.game == Game.NAPOLEON:
-        context["point_tables"] = _point_tables(ruleset, len(names) or None)
-        context["bids"] = {n: ruleset.bids.get(n) for n in ruleset.point_tables}
+        grid = point_grid(ruleset, len(names) or None)
+        context["grid"] = grid
+        # Long per-bid tables take room from the blank rows so the sheet stays on one page.
+        context["rows"] = range(1, max(8, 17 - len(grid.lines)) + 1)
     else:
         context["title_points"] = _title_points(ruleset)
     return render_pdf("tournaments/reports/blank_sheet.html", context)
