@@ -1,0 +1,112 @@
+"""``manage.py demo_data``: a public demo club with two months of deals whose aggregates add up."""
+
+import datetime
+from collections import defaultdict
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from tests import factories
+from tournaments.management.commands.demo_data import club_nights
+from tournaments.models import (
+    BidAggregate,
+    Club,
+    Deal,
+    GameSession,
+    Membership,
+    ScoreLine,
+    StandingAggregate,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _month(day: datetime.date) -> str:
+    return f"{day.year:04d}-{day.month:02d}"
+
+
+def test_demo_club_with_two_months_of_both_games():
+    call_command("demo_data", "--if-empty", stdout=StringIO())
+    club = Club.objects.get(slug="demo")
+    assert club.is_public and club.name == "絵札ナポレオン会"
+    assert 8 <= club.players.count() <= 12
+    assert any(p.name.isascii() for p in club.players.all())
+    roles = dict(Membership.objects.filter(club=club).values_list("user__username", "role"))
+    assert roles == {"demo": "owner", "scorer": "scorekeeper", "member": "member"}
+    for username in ("demo", "scorer", "member"):
+        user = get_user_model().objects.get(username=username)
+        assert user.check_password(f"{username}-pass")
+
+    today = timezone.localdate()
+    previous = (today.replace(day=1) - datetime.timedelta(days=1))
+    sessions = GameSession.objects.filter(club=club)
+    months = {(_month(s.date), s.game) for s in sessions}
+    assert months == {(m, g) for m in (_month(today), _month(previous))
+                      for g in ("napoleon", "daifugo")}  # fmt: skip
+    assert all(s.date <= today for s in sessions)
+    presets = set(sessions.values_list("ruleset__preset", flat=True))
+    assert presets == {"napoleon-wiki", "napoleon-originator", "daifugo-common"}
+
+    deals = Deal.objects.filter(club=club)
+    assert deals.count() >= 100
+    napoleon = deals.filter(game="napoleon", redeal=False)
+    won = sum(1 for d in napoleon if d.outcome["won"])
+    assert 0.25 < won / napoleon.count() < 0.75  # realistic: neither side always wins
+    assert all(d.created_by.username == "scorer" and d.history.exists() for d in deals[:5])
+
+    # Every standings aggregate is the sum of its score lines (month, year and all time).
+    sums: dict = defaultdict(lambda: [0, 0])
+    for line in ScoreLine.objects.filter(club=club):
+        for period in (_month(line.date), f"{line.date.year}", "all"):
+            sums[(line.player_id, line.game, period)][0] += line.points
+            sums[(line.player_id, line.game, period)][1] += 1
+    aggregates = {
+        (a.player_id, a.game, a.period): [a.points, a.deals]
+        for a in StandingAggregate.objects.filter(club=club)
+    }
+    assert aggregates == dict(sums)
+    assert sum(a.points for a in StandingAggregate.objects.filter(club=club, period="all")) == 0
+    napoleon_lines = ScoreLine.objects.filter(club=club, role="napoleon")
+    assert sum(b.deals for b in BidAggregate.objects.filter(club=club)) == napoleon_lines.count()
+
+    _if_empty_is_idempotent_and_reset_rebuilds_the_same_club()
+
+
+def _if_empty_is_idempotent_and_reset_rebuilds_the_same_club():
+    # Part of the test above: building the demo club twice more would only cost time.
+    counts = (Deal.objects.count(), ScoreLine.objects.count(), StandingAggregate.objects.count())
+    out = StringIO()
+    call_command("demo_data", "--if-empty", stdout=out)
+    assert "no demo data" in out.getvalue()
+    assert (Deal.objects.count(), ScoreLine.objects.count(),
+            StandingAggregate.objects.count()) == counts  # fmt: skip
+    with pytest.raises(CommandError, match="exists already"):
+        call_command("demo_data", stdout=StringIO())
+    points = sorted(ScoreLine.objects.values_list("player__name", "points"))
+    call_command("demo_data", "--reset", stdout=StringIO())
+    assert Club.objects.filter(slug="demo").count() == 1
+    assert (Deal.objects.count(), ScoreLine.objects.count(),
+            StandingAggregate.objects.count()) == counts  # fmt: skip
+    assert sorted(ScoreLine.objects.values_list("player__name", "points")) == points  # seeded
+
+
+def test_if_empty_leaves_a_site_with_a_club_alone():
+    factories.ClubFactory(slug="real-club")
+    call_command("demo_data", "--if-empty", stdout=StringIO())
+    assert not Club.objects.filter(slug="demo").exists()
+
+
+@pytest.mark.parametrize(
+    ("today", "expected"),
+    [
+        (datetime.date(2026, 11, 23), ["2026-10-03", "2026-10-10", "2026-10-17", "2026-10-24",
+                                       "2026-11-03", "2026-11-10", "2026-11-17"]),
+        (datetime.date(2027, 1, 2), ["2026-12-03", "2026-12-10", "2026-12-17", "2026-12-24",
+                                     "2027-01-02"]),
+    ],
+)
+def test_club_nights_are_last_month_and_this_month_until_yesterday(today, expected):
+    assert [d.isoformat() for d in club_nights(today)] == expected

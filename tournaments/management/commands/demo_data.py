@@ -1,0 +1,154 @@
+"""``manage.py demo_data [--if-empty] [--reset]``: a demo club a new user can look around in.
+
+「絵札ナポレオン会」 (slug ``demo``, public): ten players, three club rule sets, and the current and
+the previous month (in the site's time zone) of Napoleon and Daifugō evenings. The deals are
+random but seeded, plausible (bids mostly near the minimum, about half of them made, the odd
+solo, redeal and forbidden finish) and recorded through ``deal_record``, so score lines,
+standings aggregates and history are exactly what entry at the table writes.
+Log in as demo / demo-pass (owner), scorer / scorer-pass (scorekeeper), member / member-pass.
+"""
+
+import datetime
+import random
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.cards import SUITS
+from tournaments.models import Club, Deal, Game, GameSession, Role, ScoreLine
+from tournaments.services.clubs import club_create, membership_set
+from tournaments.services.deals import deal_record
+from tournaments.services.players import player_get_or_create
+from tournaments.services.rulesets import ruleset_save
+from tournaments.services.sessions import session_create
+
+SLUG = "demo"
+CLUB_NAME = "絵札ナポレオン会"
+USERS = (("demo", "demo-pass", Role.OWNER), ("scorer", "scorer-pass", Role.SCOREKEEPER),
+         ("member", "member-pass", Role.MEMBER))  # fmt: skip
+PLAYERS = ("太郎", "花子", "健一", "ゆき", "翔太", "美咲", "次郎", "さくら", "Ken", "Sophie")
+# code, preset, options, name
+RULESETS = (
+    ("wiki-12", "napoleon-wiki", {"min_bid": 12}, "ナポレオン(トリテwiki・12枚から)"),
+    ("originator", "napoleon-originator", {}, "ナポレオン(考案者ルール)"),
+    ("daifugo", "daifugo-common", {}, "大富豪(一般ルール)"),
+)
+CLUB_NIGHTS = (3, 10, 17, 24)  # days of the month the club meets
+SEED = 2024_11_20
+
+
+class Command(BaseCommand):
+    help = "Create the demo club 「絵札ナポレオン会」 with two months of sessions."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--if-empty", action="store_true",
+                            help="do nothing if any club exists already")
+        parser.add_argument("--reset", action="store_true",
+                            help="delete the demo club first and build it again")
+
+    def handle(self, *args, if_empty, reset, **options):
+        if if_empty and Club.objects.exists():
+            self.stdout.write("A club exists already: no demo data added.")
+            return
+        existing = Club.objects.filter(slug=SLUG).first()
+        if existing is not None and not reset:
+            raise CommandError(f"The club '{SLUG}' exists already; use --reset to rebuild it.")
+        with transaction.atomic():
+            if existing is not None:
+                _delete(existing)
+            club, deals = build_demo(today=timezone.localdate())
+        self.stdout.write(
+            f"Demo club '{club.slug}' ({club.name}): {club.players.count()} players, "
+            f"{club.sessions.count()} sessions, {deals} deals. "
+            "Log in as demo / demo-pass, scorer / scorer-pass or member / member-pass."
+        )
+
+
+def _delete(club: Club) -> None:
+    # Score lines and deals protect their players and rule sets: remove them first.
+    ScoreLine.objects.filter(club=club).delete()
+    Deal.objects.filter(club=club).delete()
+    GameSession.objects.filter(club=club).delete()
+    club.delete()
+
+
+def _user(username: str, password: str):
+    user, _created = get_user_model().objects.get_or_create(username=username)
+    user.set_password(password)
+    user.save()
+    return user
+
+
+def club_nights(today: datetime.date) -> list[datetime.date]:
+    """The club's evenings in the previous month and the current one up to yesterday
+    (today itself when nothing of this month has passed), so today is free to record."""
+    first = today.replace(day=1)
+    previous = (first - datetime.timedelta(days=1)).replace(day=1)
+    nights = [previous.replace(day=d) for d in CLUB_NIGHTS]
+    this_month = [first.replace(day=d) for d in CLUB_NIGHTS if d < today.day]
+    return nights + (this_month or [today])
+
+
+def build_demo(*, today: datetime.date) -> tuple[Club, int]:
+    users = {name: _user(name, password) for name, password, _role in USERS}
+    club = club_create(slug=SLUG, name=CLUB_NAME, owner=users["demo"], is_public=True)
+    for name, _password, role in USERS[1:]:
+        membership_set(club=club, user=users[name], role=role)
+    players = [str(player_get_or_create(club=club, name=n).id) for n in PLAYERS]
+    rulesets = {
+        code: ruleset_save(club=club, code=code, preset=preset, options=opts, name=name)
+        for code, preset, opts, name in RULESETS
+    }
+    rng = random.Random(SEED)
+    scorer = users["scorer"]
+    deals = 0
+    for night, day in enumerate(club_nights(today)):
+        tables = [("A", "wiki-12", rng.choice((5, 5, 5, 4, 6)), rng.randint(7, 10)),
+                  ("大富豪", "daifugo", rng.randint(4, 6), rng.randint(6, 9))]  # fmt: skip
+        if night % 2 == 0:
+            tables.append(("B", "originator", rng.choice((5, 4)), rng.randint(5, 7)))
+        for table, code, size, count in tables:
+            session = session_create(club=club, ruleset=rulesets[code], date=day, table=table,
+                                     user=scorer)  # fmt: skip
+            seats = rng.sample(players, size)
+            for _ in range(count):
+                data = (_napoleon(rng, seats, session) if session.game == Game.NAPOLEON
+                        else _daifugo(rng, seats, session))  # fmt: skip
+                deal_record(session=session, data=data, user=scorer)
+                deals += 1
+    return club, deals
+
+
+def _napoleon(rng: random.Random, seats: list[str], session: GameSession) -> dict:
+    rules = session.ruleset.to_rules()
+    if rng.random() < 0.06:
+        return {"seats": seats, "napoleon": None, "redeal": True}
+    low, high = rules.bids[len(seats)]
+    bid = min(high, low + rng.choices(range(6), weights=(30, 26, 18, 12, 8, 6))[0])
+    napoleon = rng.choice(seats)
+    trump = rng.choice(SUITS)
+    called = rng.choices(["SA", f"{trump}J", f"{trump}A", f"{trump}K"], weights=(6, 2, 2, 1))[0]
+    solo = rng.random() < 0.1
+    adjutant = None if solo else rng.choice([s for s in seats if s != napoleon])
+    widow = rules.widow[len(seats)]
+    discarded = rng.choices(range(widow + 1), weights=[5] + [2] * widow)[0]
+    honours = max(0, min(20 - discarded, bid + rng.randint(-4, 3)))
+    data = {"seats": seats, "napoleon": napoleon, "bid": bid, "trump": trump,
+            "called": called, "adjutant": adjutant, "honours": honours,
+            "discarded": discarded, "redeal": False}  # fmt: skip
+    if rules.discard_policy == "last_trick":
+        data["last_trick"] = rng.choice(("napoleon", "allies"))
+    return data
+
+
+def _daifugo(rng: random.Random, seats: list[str], session: GameSession) -> dict:
+    order = rng.sample(seats, len(seats))
+    last = session.deals.filter(is_deleted=False).order_by("-seq").first()
+    if last is not None and rng.random() < 0.4:  # the 大富豪's cards are better: often first again
+        top = last.outcome["final_order"][0]
+        order.remove(top)
+        order.insert(0, top)
+    forbidden = [rng.choice(order[:-1])] if rng.random() < 0.08 else []
+    return {"order": order, "forbidden": forbidden}
