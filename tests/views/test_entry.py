@@ -1,0 +1,235 @@
+"""Deal entry through the test client: preview, save once, errors beside their field, both
+languages, edit/stale/delete/restore/history, Daifugō rounds, hostile names."""
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from tests.factories import PlayerFactory
+from tournaments.models import Deal, Player, ScoreLine
+from tournaments.services.deals import deal_record, deal_update
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def keeper(client, users):
+    client.force_login(users["scorekeeper"])
+    return client
+
+
+def post_data(players, **changes):
+    seats = [p.id for p in players[:5]]
+    data = {"seats": seats, "napoleon": seats[0], "bid": 13, "trump": "S", "called_suit": "S",
+            "called_rank": "A", "adjutant": seats[1], "honours": 14, "discarded": 0,
+            "submission_key": "key-1", "action": "preview"}
+    data.update(changes)
+    return data
+
+
+def new_url(session):
+    return reverse("deal_new", args=[session.club.slug, session.pk])
+
+
+def test_get_preselects_previous_seats(keeper, napoleon_session, players):
+    deal_record(session=napoleon_session, data={
+        "seats": [p.id for p in players[1:6]], "redeal": True})
+    html = keeper.get(new_url(napoleon_session)).content.decode()
+    for player in players[1:6]:
+        assert f'name="seats" value="{player.id}" checked' in html
+    assert f'name="seats" value="{players[0].id}" checked' not in html
+    assert 'name="submission_key"' in html
+
+
+def test_preview_shows_points_and_records_nothing(keeper, napoleon_session, players):
+    response = keeper.post(new_url(napoleon_session), post_data(players))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert f'data-player="{players[0].id}">+2<' in html
+    assert f'data-player="{players[2].id}">-1<' in html
+    assert not Deal.objects.exists()
+
+
+def test_live_preview_returns_the_form_only(keeper, napoleon_session, players):
+    url = reverse("deal_preview", args=[napoleon_session.club.slug, napoleon_session.pk])
+    response = keeper.post(url, post_data(players, action="save"), HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert html.lstrip().startswith("<form") and "<html" not in html
+    assert f'data-player="{players[1].id}">+1<' in html
+    assert not Deal.objects.exists()  # the preview endpoint never saves
+
+
+def test_save_twice_with_one_key_records_once(keeper, napoleon_session, players):
+    data = post_data(players, action="save")
+    first = keeper.post(new_url(napoleon_session), data)
+    second = keeper.post(new_url(napoleon_session), data)
+    assert first.status_code == second.status_code == 302
+    assert Deal.objects.count() == 1 and ScoreLine.objects.count() == 5
+    page = keeper.get(first["Location"]).content.decode()
+    assert f'data-total="{players[0].id}">+2<' in page  # running totals on the fresh form
+
+
+def test_bad_bid_shows_message_beside_bid_in_japanese(keeper, napoleon_session, players):
+    response = keeper.post(new_url(napoleon_session), post_data(players, bid=25, action="save"))
+    html = response.content.decode()
+    assert response.status_code == 200 and not Deal.objects.exists()
+    bid_block = html.split("<legend>")[3]  # seats, napoleon, bid
+    assert "field-error" in bid_block
+    with translation.override("ja"):
+        from django.utils.translation import gettext
+        expected = gettext(
+            "The bid must be a whole number from %(min)s to %(max)s with %(players)s "
+            "players, not %(bid)s."
+        ) % {"min": 10, "max": 20, "players": 5, "bid": 25}
+    assert expected in bid_block
+
+
+def test_english_rendering(keeper, napoleon_session, players):
+    keeper.cookies["django_language"] = "en"
+    response = keeper.post(new_url(napoleon_session), post_data(players, bid=25),
+                           HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert "The bid must be a whole number from 10 to 20 with 5 players, not 25." in html
+    assert "Points before saving" in html
+
+
+def test_japanese_is_the_default_language(keeper, napoleon_session, players):
+    html = keeper.get(new_url(napoleon_session)).content.decode()
+    assert '<html lang="ja">' in html
+
+
+def test_add_a_new_player_inline(keeper, napoleon_session, players):
+    data = post_data(players[:4], new_player="  新人  ", action="preview")
+    html = keeper.post(new_url(napoleon_session), data).content.decode()
+    newcomer = Player.objects.get(club=napoleon_session.club, name="新人")
+    assert f'name="seats" value="{newcomer.id}" checked' in html
+    assert not Deal.objects.exists()
+
+
+def test_redeal(keeper, napoleon_session, players):
+    data = {"seats": [p.id for p in players[:5]], "redeal": "on", "action": "save",
+            "submission_key": "r1"}
+    assert keeper.post(new_url(napoleon_session), data).status_code == 302
+    deal = Deal.objects.get()
+    assert deal.redeal and not ScoreLine.objects.exists()
+    page = keeper.get(reverse("session_detail", args=[napoleon_session.club.slug,
+                                                      napoleon_session.pk])).content.decode()
+    assert "流れ" in page
+
+
+def test_edit_and_stale_edit(keeper, napoleon_session, players, users):
+    deal = deal_record(session=napoleon_session, data={
+        "seats": [p.id for p in players[:5]], "napoleon": players[0].id, "bid": 13,
+        "trump": "S", "called": "SA", "adjutant": players[1].id, "honours": 14,
+        "discarded": 0})
+    url = reverse("deal_edit", args=[napoleon_session.club.slug, deal.pk])
+    html = keeper.get(url).content.decode()
+    assert 'name="version" value="1"' in html and 'value="13" checked' in html
+    # Someone else saves first.
+    deal_update(deal=deal, data=dict(deal.data, honours=15), user=users["owner"], version=1)
+    response = keeper.post(url, post_data(players, honours=9, version=1, action="save"))
+    assert response.status_code == 200
+    assert "owner-user" in response.content.decode()
+    deal.refresh_from_db()
+    assert deal.data["honours"] == 15 and deal.version == 2
+    response = keeper.post(url, post_data(players, honours=9, version=2, action="save"))
+    assert response.status_code == 302
+    deal.refresh_from_db()
+    assert deal.data["honours"] == 9 and deal.version == 3
+    history = keeper.get(reverse("deal_history", args=[napoleon_session.club.slug, deal.pk]))
+    text = history.content.decode()
+    assert text.count('class="card"') == 3 and "scorekeeper-user" in text
+
+
+def test_delete_and_restore(keeper, napoleon_session, players):
+    deal = deal_record(session=napoleon_session, data={
+        "seats": [p.id for p in players[:5]], "napoleon": players[0].id, "bid": 13,
+        "trump": "S", "adjutant": players[1].id, "honours": 14, "discarded": 0})
+    slug = napoleon_session.club.slug
+    assert keeper.get(reverse("deal_delete", args=[slug, deal.pk])).status_code == 405
+    keeper.post(reverse("deal_delete", args=[slug, deal.pk]))
+    assert not ScoreLine.objects.exists()
+    page = keeper.get(reverse("session_detail", args=[slug, napoleon_session.pk]))
+    html = page.content.decode()
+    assert "deal deleted" in html and reverse("deal_restore", args=[slug, deal.pk]) in html
+    keeper.post(reverse("deal_restore", args=[slug, deal.pk]))
+    assert ScoreLine.objects.count() == 5
+
+
+def test_session_page_running_totals_and_winner(client, napoleon_session, players, users):
+    seats = [p.id for p in players[:5]]
+    base = {"seats": seats, "bid": 13, "trump": "H", "discarded": 0, "honours": 14}
+    deal_record(session=napoleon_session, data=dict(base, napoleon=seats[0], adjutant=seats[1]))
+    deal_record(session=napoleon_session, data=dict(base, napoleon=seats[2], adjutant=None))
+    client.force_login(users["member"])
+    html = client.get(reverse("session_detail", args=[napoleon_session.club.slug,
+                                                      napoleon_session.pk])).content.decode()
+    # deal 2: solo win, Napoleon +4, others -1 → 太郎 +1, 花子 0, Ken +3.
+    assert "独り立ち" in html and "13♥" in html
+    assert "Ken</bdi> +3" in html and "太郎</bdi> +1" in html
+    assert "👑" in html and html.index("👑") < html.index("Ken</bdi>")
+    assert reverse("deal_edit", args=[napoleon_session.club.slug, 1]) not in html  # member
+
+
+def test_daifugo_round_preview_and_save(keeper, daifugo_session, players):
+    a, b, c, d = (p.id for p in players[:4])
+    url = reverse("round_new", args=[daifugo_session.club.slug, daifugo_session.pk])
+    html = keeper.get(url).content.decode()
+    assert 'select name="order"' in html and "data-tap-player" in html
+    data = {"order": [a, b, c, d, ""], "forbidden": [b], "submission_key": "d1",
+            "action": "preview"}
+    html = keeper.post(url, data).content.decode()
+    assert "大富豪" in html and "大貧民" in html
+    assert f'data-player="{b}">-2<' in html  # forbidden finish: placed last
+    assert "leads the next round" in html or "次" in html
+    data["action"] = "save"
+    assert keeper.post(url, data).status_code == 302
+    data = {"order": [b, c, d, a], "submission_key": "d2", "action": "preview"}
+    html = keeper.post(url, data).content.decode()
+    assert "都落ち" in html and f'data-player="{a}">-2<' in html
+
+
+def test_wrong_game_entry_is_404(keeper, daifugo_session):
+    url = reverse("deal_new", args=[daifugo_session.club.slug, daifugo_session.pk])
+    assert keeper.get(url).status_code == 404
+
+
+def test_session_new_defaults_and_creates(keeper, club):
+    url = reverse("session_new", args=[club.slug])
+    html = keeper.get(url).content.decode()
+    assert "napoleon-wiki" in html and "daifugo-common" in html
+    response = keeper.post(url, {"date": "2026-11-21", "table": "B", "rules": "daifugo-common"})
+    assert response.status_code == 302 and "/rounds/new/" in response["Location"]
+    again = keeper.post(url, {"date": "2026-11-21", "table": "B", "rules": "daifugo-common"})
+    assert again.status_code == 200 and "field-error" in again.content.decode()
+
+
+def test_session_list_newest_first(client, users, napoleon_session, daifugo_session, club):
+    client.force_login(users["member"])
+    html = client.get(reverse("session_list", args=[club.slug])).content.decode()
+    assert html.count("/sessions/") >= 2
+
+
+HOSTILE = ["<script>alert(1)</script>", "مرحبا", "🃏👑"]
+
+
+def test_hostile_names_are_escaped_inside_bdi(client, users, napoleon_session, club):
+    players = [PlayerFactory(club=club, name=name) for name in HOSTILE]
+    players += [PlayerFactory(club=club, name=f"p{i}") for i in range(2)]
+    deal_record(session=napoleon_session, data={
+        "seats": [p.id for p in players], "napoleon": players[0].id, "bid": 12,
+        "trump": "C", "adjutant": players[1].id, "honours": 12, "discarded": 0})
+    client.force_login(users["scorekeeper"])
+    pages = [
+        reverse("session_detail", args=[club.slug, napoleon_session.pk]),
+        reverse("deal_new", args=[club.slug, napoleon_session.pk]),
+        reverse("club_manage", args=[club.slug]),
+    ]
+    client.force_login(users["owner"])
+    for url in pages:
+        html = client.get(url).content.decode()
+        assert "<script>alert(1)</script>" not in html, url
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, url
+    html = client.get(pages[0]).content.decode()
+    for name in ("&lt;script&gt;alert(1)&lt;/script&gt;", "مرحبا", "🃏👑"):
+        assert f"<bdi>{name}</bdi>" in html
