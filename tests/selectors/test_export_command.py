@@ -1,0 +1,53 @@
+import csv
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db.models import Sum
+
+from tests.selectors.data import club_with_history
+from tournaments.models import ScoreLine
+
+
+def run(*args) -> list[dict]:
+    out = io.StringIO()
+    call_command("export_standings", *args, stdout=out)
+    return list(csv.DictReader(io.StringIO(out.getvalue())))
+
+
+def line_sums(club, game, **filters):
+    return dict(
+        ScoreLine.objects.filter(club=club, game=game, **filters)
+        .values_list("player__name").annotate(s=Sum("points")).values_list("player__name", "s")
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["napoleon", "daifugo"])
+def test_all_time_export_matches_stored_score_lines(club, game):
+    club_with_history(club)
+    rows = run("--club", club.slug, "--game", game)
+    assert {r["player"]: int(r["points"]) for r in rows} == line_sums(club, game)
+    assert list(rows[0])[:3] == ["rank", "player", "points"]
+
+
+@pytest.mark.django_db
+def test_month_export_and_same_rows_as_download(club, client, users):
+    club_with_history(club)
+    rows = run("--club", club.slug, "--game", "napoleon", "--month", "2026-10")
+    assert {r["player"]: int(r["points"]) for r in rows} == line_sums(
+        club, "napoleon", month="2026-10-01")
+    client.force_login(users["member"])
+    response = client.get(f"/c/{club.slug}/standings/napoleon/2026/10/?format=csv")
+    out = io.StringIO()
+    call_command("export_standings", "--club", club.slug, "--game", "napoleon", "--month",
+                 "2026-10", stdout=out)
+    assert response.content.decode() == out.getvalue()
+
+
+@pytest.mark.django_db
+def test_export_errors(club):
+    with pytest.raises(CommandError):
+        run("--club", "nope", "--game", "napoleon")
+    with pytest.raises(CommandError):
+        run("--club", club.slug, "--game", "napoleon", "--month", "2026")
