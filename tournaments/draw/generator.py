@@ -29,7 +29,7 @@ from .errors import UNKNOWN_METHOD, DrawUserError
 from .sizes import choose_sizes
 
 METHODS = ("mixing", "swiss", "random", "fixed")
-SIZE_WEIGHT = 1.0
+SIZE_WEIGHT = 3.0
 SWISS_WEIGHT = 0.5
 ITERATIONS_BASE = 300
 ITERATIONS_PER_PLAYER = 200
