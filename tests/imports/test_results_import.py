@@ -42,7 +42,8 @@ def _problems(club, data):
 
 def test_napoleon_sample_scores_as_rules_md(club):
     report = results_import(club=club, file=(SAMPLES / "napoleon.csv").read_bytes())
-    assert (report.game, report.deals, report.redeals, len(report.sessions)) == ("napoleon", 6, 1, 2)
+    summary = (report.game, report.deals, report.redeals, len(report.sessions))
+    assert summary == ("napoleon", 6, 1, 2)
     assert report.players_created == 9
     deals = points_by_deal(club)
     # napoleon-wiki, 5 players, flat 2 / 1 / 1; discards count for nobody (RULES.md).
