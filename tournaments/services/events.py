@@ -364,7 +364,14 @@ def round_start(*, rnd: TournamentRound, user=None) -> TournamentRound:
     return rnd
 
 
+def _fresh(rnd: TournamentRound) -> TournamentRound:
+    return TournamentRound.objects.select_for_update().select_related("tournament").get(
+        pk=rnd.pk)
+
+
+@transaction.atomic
 def round_finish(*, rnd: TournamentRound) -> TournamentRound:
+    rnd = _fresh(rnd)
     if rnd.started_at is None:
         raise _fail("finish", "round_not_started", number=rnd.number)
     if rnd.finished_at is None:
@@ -379,8 +386,10 @@ def round_finish(*, rnd: TournamentRound) -> TournamentRound:
 # --- the round timer -------------------------------------------------------------------------
 
 
+@transaction.atomic
 def timer_start(*, rnd: TournamentRound, minutes: int | None = None) -> TournamentRound:
     """Run the clock: for ``minutes`` if given, else for what was left when it was stopped."""
+    rnd = _fresh(rnd)
     now = timezone.now()
     if minutes is not None:
         try:
@@ -401,7 +410,9 @@ def timer_start(*, rnd: TournamentRound, minutes: int | None = None) -> Tourname
     return rnd
 
 
+@transaction.atomic
 def timer_stop(*, rnd: TournamentRound) -> TournamentRound:
+    rnd = _fresh(rnd)
     if rnd.timer_ends_at is not None:
         left = (rnd.timer_ends_at - timezone.now()).total_seconds()
         rnd.timer_left = max(0, int(left))
