@@ -7,6 +7,12 @@ from django.utils.translation import gettext
 from scoring.errors import EfudaError
 
 
+# Parameters of the core's messages that hold a player key (or a ", "-joined list of keys).
+# Only these are mapped to names, so a bid of 25 never turns into the name of player 25.
+PLAYER_PARAMS = frozenset({"napoleon", "adjutant", "player", "giver", "receiver", "leader"})
+PLAYER_LIST_PARAMS = frozenset({"order", "players"})
+
+
 def render_message(text: str, params: Mapping | None = None, names: Mapping | None = None) -> str:
     """Translate a msgid from the scoring core and fill its parameters.
 
@@ -16,8 +22,12 @@ def render_message(text: str, params: Mapping | None = None, names: Mapping | No
     params = dict(params or {})
     if names:
         for key, value in params.items():
-            if isinstance(value, str) and value in names:
+            if not isinstance(value, str):
+                continue
+            if key in PLAYER_PARAMS and value in names:
                 params[key] = names[value]
+            elif key in PLAYER_LIST_PARAMS:
+                params[key] = ", ".join(names.get(item, item) for item in value.split(", "))
     translated = gettext(text)
     try:
         return translated % params if params else translated

@@ -20,6 +20,6 @@ MESSAGES = {
 }
 
 
-def fail(field: str, code: str, **params) -> EfudaError:
+def fail(field: str, code: str, /, **params) -> EfudaError:
     """An ``EfudaError`` for one of this module's messages, to be raised by the caller."""
     return EfudaError(field=field, code=code, message=MESSAGES[code], params=params)
