@@ -7,6 +7,7 @@ import io
 import re
 import threading
 from collections.abc import Sequence
+from functools import lru_cache
 
 import matplotlib
 
@@ -72,6 +73,14 @@ def _ticks(ax, labels: Sequence[str]) -> None:
 def line_chart(*, labels: Sequence[str], series: dict[str, Sequence[int]], title: str,
                salt: str) -> str:
     """Cumulative points: one line per series over the same month labels."""
+    return _line_chart(tuple(labels), tuple((k, tuple(v)) for k, v in series.items()),
+                       str(title), salt)
+
+
+# A chart depends only on its data: the same data (no new deal since) reuses the drawing.
+@lru_cache(maxsize=512)
+def _line_chart(labels: tuple, series: tuple, title: str, salt: str) -> str:
+    series = dict(series)
     with _lock, matplotlib.rc_context(_rc(salt)):
         fig = _figure()
         ax = fig.add_subplot()
@@ -90,6 +99,11 @@ def line_chart(*, labels: Sequence[str], series: dict[str, Sequence[int]], title
 def bar_chart(*, labels: Sequence[str], values: Sequence[int], title: str, salt: str,
               horizontal: bool = False) -> str:
     """Points per month (or per player): green above zero, red below."""
+    return _bar_chart(tuple(labels), tuple(values), str(title), salt, horizontal)
+
+
+@lru_cache(maxsize=512)
+def _bar_chart(labels: tuple, values: tuple, title: str, salt: str, horizontal: bool) -> str:
     with _lock, matplotlib.rc_context(_rc(salt)):
         fig = _figure()
         if horizontal:

@@ -111,6 +111,20 @@ class StandingRow:
         return round(self.points / self.deals, 2)
 
     @property
+    def points_text(self) -> str:
+        return f"{self.points:+d}" if self.points else "0"
+
+    @property
+    def average_text(self) -> str:
+        value = self.average
+        return "–" if value is None else (f"{value:+.2f}" if value else "0.00")
+
+    @property
+    def win_rate_text(self) -> str:
+        value = self.win_rate
+        return "–" if value is None else f"{value:.1f}%"
+
+    @property
     def win_rate(self) -> float | None:
         """Share of deals as Napoleon that were won, in percent."""
         if not self.qualified or not self.napoleon_deals:

@@ -80,8 +80,8 @@ def standings(request, club_slug: str, game: str, year: int | None = None,
         response["Content-Disposition"] = (
             f'attachment; filename="{exports.filename(result, "csv")}"')
         return response
-    chart = charts.standings_chart(result)
     if fmt == "pdf":
+        chart = charts.standings_chart(result)
         response = HttpResponse(reports.standings_pdf(result, chart=chart),
                                 content_type="application/pdf")
         response["Content-Disposition"] = (
@@ -91,7 +91,6 @@ def standings(request, club_slug: str, game: str, year: int | None = None,
     return render(request, "tournaments/public/standings.html", {
         "club": club, "standings": result, "game_label": Game(game).label,
         "table": standings_table(game, result.rows, club_slug=club.slug, request=request),
-        "chart": chart,
         "previous_url": standings_url(club, game, period.previous()),
         "next_url": standings_url(club, game, period.next()),
         "here": here,

@@ -1,0 +1,370 @@
+"""``manage.py bench --sizes 10000,100000,1000000 --json``: how page costs grow with history.
+
+For each size the command builds a synthetic club with that many score lines in a throwaway
+SQLite file (several years, 45 players, Napoleon and Daifugō), then times the pages through
+Django's test client and prints one JSON object per line::
+
+    {"size": N, "step": S, "median_ms": x, "queries": q}
+
+Synthetic deals are scored by the real scoring core: a pool of template deals is scored once
+with placeholder player ids and stamped onto real players, so the stored outcomes, score lines
+and aggregates are what the services would have written, at bulk-insert speed. The database
+configured in settings is never touched.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+import shutil
+import statistics
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from pathlib import Path
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection, connections, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext, override_settings
+from django.urls import reverse
+from django.utils import timezone
+
+from tournaments.models import (
+    BidAggregate, Deal, GameSession, Player, ScoreLine, StandingAggregate,
+)  # fmt: skip
+from tournaments.services.clubs import club_create, membership_set
+from tournaments.services.rulesets import ruleset_resolve, session_rules
+from tournaments.services.scoring_bridge import counters, line_specs, outcome_dict, periods, score
+
+STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
+         "session_pdf")  # fmt: skip
+PLAYERS = 45
+SEATS = 5
+DEALS_PER_SESSION = 20
+YEARS = 4
+NAPOLEON_SHARE = 0.6
+PLACEHOLDERS = [str(900_001 + i) for i in range(SEATS)]  # ids no real player has in a bench DB
+
+
+def _remap(value, mapping: dict[str, str]):
+    """Replace placeholder ids (as strings) anywhere in a JSON-like value."""
+    if isinstance(value, str):
+        return mapping.get(value, value)
+    if isinstance(value, list):
+        return [_remap(v, mapping) for v in value]
+    if isinstance(value, dict):
+        return {mapping.get(k, k): _remap(v, mapping) for k, v in value.items()}
+    return value
+
+
+class Template:
+    """One scored deal over placeholder players, ready to be stamped onto real ones."""
+
+    def __init__(self, game: str, data: dict, result):
+        self.game = game
+        self.data = data
+        self.outcome = outcome_dict(game, result)
+        self.specs = line_specs(game, data, result)
+
+    def stamp(self, ids: list[int]):
+        mapping = {p: str(i) for p, i in zip(PLACEHOLDERS, ids, strict=True)}
+        by_placeholder = dict(zip(PLACEHOLDERS, ids, strict=True))
+        data = _remap(self.data, mapping)
+        for key in ("seats", "order", "forbidden"):
+            if key in data:
+                data[key] = [int(v) for v in data[key]]
+        for key in ("napoleon", "adjutant"):
+            if data.get(key):
+                data[key] = int(data[key])
+        specs = [(by_placeholder[str(s.player_id)], s) for s in self.specs]
+        return data, _remap(self.outcome, mapping), specs
+
+
+def napoleon_templates(rules_, rng: random.Random, count: int) -> list[Template]:
+    out = []
+    while len(out) < count:
+        nap = rng.randrange(SEATS)
+        solo = rng.random() < 0.1
+        adj = nap if solo else rng.choice([i for i in range(SEATS) if i != nap])
+        bid = rng.choice([12, 13, 13, 14, 14, 15, 16])
+        trump = rng.choice("SHDC")
+        honours = max(0, min(20, bid + rng.randint(-4, 3)))
+        data = {"seats": list(PLACEHOLDERS), "napoleon": PLACEHOLDERS[nap], "bid": bid,
+                "trump": trump, "called": "SA" if trump != "S" else "HA",
+                "adjutant": None if solo else PLACEHOLDERS[adj], "honours": honours,
+                "discarded": 0, "last_trick": None, "redeal": False}  # fmt: skip
+        out.append(Template("napoleon", data, score("napoleon", data, rules_)))
+    return out
+
+
+def daifugo_templates(rules_, rng: random.Random, count: int) -> list[Template]:
+    out = []
+    while len(out) < count:
+        order = list(PLACEHOLDERS)
+        rng.shuffle(order)
+        previous = rng.choice([None, *PLACEHOLDERS])
+        data = {"order": order, "forbidden": [], "previous_daifugo": previous}
+        out.append(Template("daifugo", data, score("daifugo", data, rules_)))
+    return out
+
+
+class Builder:
+    """Bulk-writes sessions, deals, score lines and their aggregates for one synthetic club."""
+
+    def __init__(self, size: int, seed: int = 4):
+        self.size = size
+        self.rng = random.Random(seed)
+
+    def build(self):
+        rng = self.rng
+        user = _user("bench-scorekeeper")
+        club = club_create(slug="bench", name="ベンチ倶楽部", is_public=False)
+        membership_set(club=club, user=user, role="scorekeeper")
+        players = Player.objects.bulk_create(
+            [Player(club=club, name=f"選手{i:02d}", name_key=f"選手{i:02d}")
+             for i in range(PLAYERS)]
+        )
+        ids = [p.id for p in players]
+        rulesets = {g: ruleset_resolve(club=club, code=c, game=g)
+                    for g, c in (("napoleon", "napoleon-wiki"), ("daifugo", "daifugo-common"))}
+        snapshots = {g: {"preset": r.preset, "options": r.options or {}, "code": r.code}
+                     for g, r in rulesets.items()}
+        templates = {}
+        probe = GameSession(rules_snapshot=snapshots["napoleon"])
+        templates["napoleon"] = napoleon_templates(session_rules(probe), rng, 200)
+        probe = GameSession(rules_snapshot=snapshots["daifugo"])
+        templates["daifugo"] = daifugo_templates(session_rules(probe), rng, 200)
+
+        deals_total = self.size // SEATS
+        sessions_total = max(2, deals_total // DEALS_PER_SESSION)
+        today = timezone.localdate()
+        start = today - datetime.timedelta(days=365 * YEARS)
+        span = (today - datetime.timedelta(days=1) - start).days
+        days = sorted(start + datetime.timedelta(days=int(span * i / sessions_total))
+                      for i in range(sessions_total))
+        now = connection.ops.adapt_datetimefield_value(timezone.now())
+        session_rows, per_day = [], defaultdict(int)
+        for i, day in enumerate(days):
+            game = "napoleon" if rng.random() < NAPOLEON_SHARE else "daifugo"
+            per_day[(game, day)] += 1
+            table = f"T{per_day[(game, day)]}"
+            session_rows.append(GameSession(
+                club=club, game=game, date=day, table=table, ruleset=rulesets[game],
+                rules_snapshot=snapshots[game], created_by=user))  # fmt: skip
+        sessions = GameSession.objects.bulk_create(session_rows, batch_size=2000)
+
+        deal_id = (Deal.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1
+        deal_rows, line_rows = [], []
+        standing: dict[tuple, dict] = defaultdict(lambda: defaultdict(int))
+        bids: dict[tuple, dict] = defaultdict(lambda: defaultdict(int))
+        remaining = deals_total
+        for index, session in enumerate(sessions):
+            count = remaining // (len(sessions) - index)
+            remaining -= count
+            table_players = rng.sample(ids, SEATS + 1)
+            keys = periods(session.date)
+            day_db = connection.ops.adapt_datefield_value(session.date)
+            month_db = connection.ops.adapt_datefield_value(session.date.replace(day=1))
+            for seq in range(1, count + 1):
+                seated = rng.sample(table_players, SEATS)
+                template = rng.choice(templates[session.game])
+                data, outcome, specs = template.stamp(seated)
+                nap = session.game == "napoleon"
+                deal_rows.append((
+                    deal_id, session.id, club.id, session.game, seq, False, json.dumps(data),
+                    json.dumps(outcome), data.get("napoleon") if nap else None,
+                    data.get("adjutant") if nap else None, data.get("bid") if nap else None,
+                    data.get("trump") or "" if nap else "", 1, None, False, user.id, user.id,
+                    now, now,
+                ))  # fmt: skip
+                for player_id, s in specs:
+                    line_rows.append((
+                        deal_id, session.id, club.id, player_id, session.game, day_db,
+                        month_db, s.seat, s.points, s.role, s.won, s.bid, s.trump, s.solo,
+                        s.plan_b, s.all20, s.position, s.miyako_ochi, s.forbidden,
+                    ))  # fmt: skip
+                    for key, value in counters(s).items():
+                        for period in keys:
+                            standing[(session.game, period, player_id)][key] += value
+                    if s.role == "napoleon" and s.bid is not None:
+                        b = bids[(player_id, s.bid, s.trump)]
+                        b["deals"] += 1
+                        b["wins"] += int(bool(s.won))
+                        b["points"] += s.points
+                        b["solo_deals"] += int(s.solo)
+                        b["solo_wins"] += int(s.solo and bool(s.won))
+                deal_id += 1
+        _insert(Deal, ["id", "session_id", "club_id", "game", "seq", "redeal", "data", "outcome",
+                       "napoleon_id", "adjutant_id", "bid", "trump", "version",
+                       "submission_key", "is_deleted", "created_by_id", "updated_by_id",
+                       "created_at", "updated_at"], deal_rows)  # fmt: skip
+        _insert(ScoreLine, ["deal_id", "session_id", "club_id", "player_id", "game", "date",
+                            "month", "seat", "points", "role", "won", "bid", "trump", "solo",
+                            "plan_b", "all20", "position", "miyako_ochi", "forbidden"],
+                line_rows)  # fmt: skip
+        StandingAggregate.objects.bulk_create(
+            [StandingAggregate(club=club, game=g, period=p, player_id=pid, **values)
+             for (g, p, pid), values in standing.items()], batch_size=2000)  # fmt: skip
+        BidAggregate.objects.bulk_create(
+            [BidAggregate(club=club, player_id=pid, bid=bid, trump=trump, **values)
+             for (pid, bid, trump), values in bids.items()], batch_size=2000)  # fmt: skip
+        return club, user, len(line_rows)
+
+
+def _user(username: str):
+    from django.contrib.auth import get_user_model
+
+    user, _created = get_user_model().objects.get_or_create(username=username)
+    return user
+
+
+def _insert(model, columns: list[str], rows: list[tuple], batch: int = 20_000) -> None:
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    marks = ", ".join(["%s"] * len(columns))
+    sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
+    with connection.cursor() as cursor:
+        for i in range(0, len(rows), batch):
+            cursor.executemany(sql, rows[i:i + batch])
+
+
+def _sqlite(path: Path) -> dict:
+    return {
+        "ENGINE": "django.db.backends.sqlite3", "NAME": str(path), "USER": "", "PASSWORD": "",
+        "HOST": "", "PORT": "",
+        "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE",
+                    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"},
+    }  # fmt: skip
+
+
+class Command(BaseCommand):
+    help = "Build synthetic clubs of the given sizes (score lines) and time the main pages."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--sizes", default="10000,100000,1000000",
+                            help="comma-separated numbers of score lines")
+        parser.add_argument("--json", action="store_true", help="one JSON object per line")
+        parser.add_argument("--repeat", type=int, default=15, help="timed requests per step")
+        parser.add_argument("--pdf-repeat", type=int, default=7,
+                            help="timed requests for session_pdf")
+        parser.add_argument("--keep", metavar="DIR",
+                            help="keep the synthetic databases in DIR instead of deleting them")
+
+    def handle(self, *args, sizes, json, repeat, pdf_repeat, keep=None, **options):
+        try:
+            numbers = [int(s) for s in sizes.split(",") if s.strip()]
+        except ValueError:
+            raise CommandError("--sizes takes whole numbers separated by commas") from None
+        if not numbers or min(numbers) < 50:
+            raise CommandError("each size must be at least 50 score lines")
+        workdir = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="efuda-bench-"))
+        workdir.mkdir(parents=True, exist_ok=True)
+        original = dict(connections.settings["default"])
+        try:
+            with override_settings(DEBUG=False):
+                template = workdir / "template.sqlite3"
+                self._use(template)
+                call_command("migrate", verbosity=0, interactive=False)
+                self._use(None)
+                for size in numbers:
+                    path = workdir / f"bench-{size}.sqlite3"
+                    shutil.copyfile(template, path)
+                    self._use(path)
+                    self._run(size, json_lines=json, repeat=repeat, pdf_repeat=pdf_repeat)
+                    self._use(None)
+        finally:
+            self._restore(original)
+            if not keep:
+                shutil.rmtree(workdir, ignore_errors=True)
+
+    # --- database switching -------------------------------------------------------------
+    def _use(self, path: Path | None) -> None:
+        """Point the default connection at ``path`` (None: just close it)."""
+        connections["default"].close()
+        if path is None:
+            return
+        settings_dict = connections.settings["default"]
+        settings_dict.update(_sqlite(path))
+        del connections["default"]
+
+    def _restore(self, original: dict) -> None:
+        connections["default"].close()
+        settings_dict = connections.settings["default"]
+        settings_dict.clear()
+        settings_dict.update(original)
+        del connections["default"]
+
+    # --- one size -----------------------------------------------------------------------
+    def _run(self, size: int, *, json_lines: bool, repeat: int, pdf_repeat: int) -> None:
+        started = time.perf_counter()
+        with transaction.atomic():
+            club, user, lines = Builder(size).build()
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        self.stderr.write(f"size {size}: built {lines} score lines in "
+                          f"{time.perf_counter() - started:.1f} s")
+        client = Client()
+        client.force_login(user)
+        urls = self._urls(club)
+        for step in STEPS:
+            runs = pdf_repeat if step == "session_pdf" else repeat
+            median, queries = self._measure(client, step, urls, runs)
+            row = {"size": size, "step": step, "median_ms": round(median, 2), "queries": queries}
+            if json_lines:
+                self.stdout.write(json.dumps(row))
+            else:
+                self.stdout.write(f"{size:>9} {step:<16} {median:9.2f} ms {queries:4d} queries")
+
+    def _urls(self, club) -> dict:
+        last = GameSession.objects.filter(club=club, game="napoleon").order_by("-date").first()
+        month = last.date
+        busiest = (StandingAggregate.objects.filter(club=club, game="napoleon", period="all")
+                   .order_by("-deals").values_list("player_id", flat=True).first())
+        seats = [int(s) for s in Deal.objects.filter(session=last).order_by("seq")
+                 .values_list("data", flat=True).first()["seats"]]
+        today = GameSession.objects.create(
+            club=club, game="napoleon", date=timezone.localdate(), table="bench",
+            ruleset=last.ruleset, rules_snapshot=last.rules_snapshot)
+        return {
+            "record_url": reverse("deal_new", kwargs={"club": club.slug, "pk": today.pk}),
+            "seats": seats,
+            "session_page": reverse("session_detail", kwargs={"club": club.slug, "pk": last.pk}),
+            "standings_month": reverse("standings_month",
+                                       args=[club.slug, "napoleon", month.year,
+                                             f"{month.month:02d}"]),
+            "standings_all": reverse("standings_all", args=[club.slug, "napoleon"]),
+            "player_page": reverse("player_detail", args=[club.slug, busiest]),
+            "session_pdf": reverse("session_sheet_pdf", args=[club.slug, last.pk]),
+        }
+
+    def _record_post(self, urls: dict, i: int) -> dict:
+        seats = urls["seats"]
+        return {
+            "seats": [str(s) for s in seats], "napoleon": str(seats[i % 5]), "bid": "13",
+            "trump": "S", "called_suit": "H", "called_rank": "A",
+            "adjutant": str(seats[(i + 1) % 5]), "honours": str(10 + i % 8), "discarded": "0",
+            "action": "save", "submission_key": uuid.uuid4().hex,
+        }  # fmt: skip
+
+    def _measure(self, client: Client, step: str, urls: dict, runs: int):
+        timings, queries = [], 0
+        for i in range(runs + 2):  # two warm-up requests
+            with CaptureQueriesContext(connection) as ctx:
+                start = time.perf_counter()
+                if step == "record_deal":
+                    response = client.post(urls["record_url"], self._record_post(urls, i))
+                    ok = response.status_code == 302
+                else:
+                    response = client.get(urls[step])
+                    ok = response.status_code == 200
+                elapsed = (time.perf_counter() - start) * 1000
+            if not ok:
+                raise CommandError(f"{step}: HTTP {response.status_code}")
+            if i >= 2:
+                timings.append(elapsed)
+                queries = len(ctx.captured_queries)
+        return statistics.median(timings), queries
