@@ -24,7 +24,8 @@ max_requests_jitter = 200
 preload_app = os.environ.get("GUNICORN_PRELOAD", "1") == "1"
 # Only the local proxy may set X-Forwarded-* headers.
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
-accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
+# "-" = stdout (the journal); an empty value turns the access log off.
+accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 proc_name = "efuda"

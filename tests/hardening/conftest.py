@@ -1,13 +1,8 @@
 """Fixtures for the hardening tests."""
 
-import os
-
 import pytest
 from django.core.management import call_command
 from django.db import connections
-
-# Playwright's sync API (if a test here ever drives a browser) runs an event loop.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def _in_memory(settings_dict) -> bool:

@@ -10,7 +10,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _manage(*args, **env_over):
-    env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "ALLOWED_HOSTS")}
+    # A clean environment: e.g. DJANGO_ALLOW_ASYNC_UNSAFE (set for browser tests) would rightly
+    # fail the deployment checks.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SECRET_KEY", "ALLOWED_HOSTS") and not k.startswith("DJANGO_")}
     env.update(DJANGO_SETTINGS_MODULE="config.settings.production", **env_over)
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
@@ -43,18 +46,31 @@ def test_production_settings_are_secure():
     ]
 
 
+def _import_settings(**env_over):
+    """Import the production settings module alone (what every process does first)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SECRET_KEY", "ALLOWED_HOSTS") and not k.startswith("DJANGO_")}
+    env.update(env_over)
+    return subprocess.run(
+        [sys.executable, "-c", "import config.settings.production"], cwd=ROOT, env=env,
+        capture_output=True, text=True, timeout=60,
+    )
+
+
 def test_production_refuses_the_default_or_a_short_key():
     for key in (None, "insecure-development-key-change-me", "short-key", "a" * 60):
         env = {"ALLOWED_HOSTS": "efuda.example.org"}
         if key is not None:
             env["SECRET_KEY"] = key
-        result = _manage("check", **env)
+        result = _import_settings(**env)
         assert result.returncode != 0, key
-        assert "SECRET_KEY" in result.stderr
+        assert "ImproperlyConfigured" in result.stderr and "SECRET_KEY" in result.stderr
+    good = _import_settings(SECRET_KEY=secrets.token_urlsafe(64), ALLOWED_HOSTS="efuda.example.org")
+    assert good.returncode == 0, good.stderr
 
 
 def test_production_refuses_missing_allowed_hosts():
-    result = _manage("check", SECRET_KEY=secrets.token_urlsafe(64))
+    result = _import_settings(SECRET_KEY=secrets.token_urlsafe(64))
     assert result.returncode != 0
     assert "ALLOWED_HOSTS" in result.stderr
 
