@@ -222,8 +222,9 @@ def pin_check(*, tournament: Tournament, pin: str, address: str) -> TournamentEn
     pin = "".join(ch for ch in str(pin or "") if ch.isdigit())
     entry = None
     if len(pin) == PIN_DIGITS:
+        digest = pin_digest(tournament, pin)
         entry = (
-            TournamentEntry.objects.filter(tournament=tournament, pin_hash=pin_digest(tournament, pin))
+            TournamentEntry.objects.filter(tournament=tournament, pin_hash=digest)
             .select_related("player").first()
         )
     if entry is None:
