@@ -21,8 +21,11 @@ class TournamentStandingsTable(tables.Table):
     points = _Num(verbose_name=_("Points"))
     rank_points = _Num(verbose_name=_("Rank pts"))
     adjustments = _Num(verbose_name=_("Adj."))
-    table_wins = _Num(verbose_name=_("Table wins"))
-    rounds = _Num(verbose_name=_("Rounds"))
+    table_wins = _Num(verbose_name=_("Wins"), attrs={
+        "th": {"class": "num", "title": _("table wins: rounds finished on top of the table")},
+        "td": {"class": "num"}})
+    rounds = _Num(verbose_name=_("Rounds"), attrs={
+        "th": {"class": "num ev-wide"}, "td": {"class": "num ev-wide"}})
 
     class Meta:
         template_name = "django_tables2/table.html"
