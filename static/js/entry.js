@@ -1,11 +1,26 @@
 /* Deal entry helpers: − / + steppers and the Daifugō tap order. The form's own inputs stay the
    source of truth (the page works without this file); each helper changes an input and fires
-   "change", so htmx re-renders the form with the new preview. Delegated, so swaps need no rebinding. */
+   "change" (or "efuda-step"), so htmx re-renders the form with the new preview. Delegated, so swaps need no rebinding. */
 (function () {
   "use strict";
   function fire(input) {
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }
+  // A live preview that lands between the press and the release of "Save" would replace the
+  // button under the finger and lose the tap: while Save is being pressed, skip previews.
+  var saving = 0;
+  document.addEventListener("pointerdown", function (event) {
+    if (event.target.closest("#deal-form button[value=save]")) saving = Date.now();
+  }, true);
+  // Keep focus (and the phone keyboard, and so the layout) where it is until the tap on a
+  // submit button completes: otherwise the blur of a number field can shift the page and the
+  // release lands beside the button.
+  document.addEventListener("mousedown", function (event) {
+    if (event.target.closest("#deal-form button[type=submit]")) event.preventDefault();
+  }, true);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (Date.now() - saving < 1500 && event.target.id === "deal-form") event.preventDefault();
+  });
   document.addEventListener("click", function (event) {
     var step = event.target.closest("[data-step]");
     if (step) {
@@ -13,7 +28,7 @@
       var max = parseInt(input.max || "99", 10);
       var value = (parseInt(input.value || "0", 10) || 0) + parseInt(step.dataset.step, 10);
       input.value = Math.max(0, Math.min(max, value));
-      fire(input);
+      input.dispatchEvent(new CustomEvent("efuda-step", { bubbles: true }));
       return;
     }
     var form = event.target.closest("form");
