@@ -17,11 +17,29 @@ BLANK_ROWS = {Game.NAPOLEON: 18, Game.DAIFUGO: 17}
 EMPTY_SEATS = 5
 
 
+@dataclass(frozen=True)
+class SheetLine:
+    """One deal of the printed sheet: its summary and one cell per player column."""
+
+    deal: object  # selectors.sessions.DealRow
+    cells: list  # points, or "" when the player did not sit in that deal
+
+
+def sheet_lines(detail) -> list[SheetLine]:
+    columns = [pid for pid, _name in detail.players]
+    lines = []
+    for deal in detail.deals:
+        points = {seat.player_id: seat.points for seat in deal.seats}
+        lines.append(SheetLine(deal, [
+            "" if points.get(pid) is None else points[pid] for pid in columns]))
+    return lines
+
+
 def session_sheet_pdf(session: GameSession) -> bytes:
     detail = session_detail(session)
     return render_pdf("tournaments/reports/session_sheet.html", {
         "detail": detail, "session": session, "club": session.club,
-        "players": detail.players,
+        "players": detail.players, "lines": sheet_lines(detail),
     })
 
 

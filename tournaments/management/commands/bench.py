@@ -251,10 +251,12 @@ class Command(BaseCommand):
         parser.add_argument("--repeat", type=int, default=15, help="timed requests per step")
         parser.add_argument("--pdf-repeat", type=int, default=7,
                             help="timed requests for session_pdf")
+        parser.add_argument("--rounds", type=int, default=3,
+                            help="measuring rounds, each over every size in turn")
         parser.add_argument("--keep", metavar="DIR",
                             help="keep the synthetic databases in DIR instead of deleting them")
 
-    def handle(self, *args, sizes, json, repeat, pdf_repeat, keep=None, **options):
+    def handle(self, *args, sizes, json, repeat, pdf_repeat, rounds, keep=None, **options):
         try:
             numbers = [int(s) for s in sizes.split(",") if s.strip()]
         except ValueError:
@@ -270,12 +272,15 @@ class Command(BaseCommand):
                 self._use(template)
                 call_command("migrate", verbosity=0, interactive=False)
                 self._use(None)
+                prepared = []
                 for size in numbers:
                     path = workdir / f"bench-{size}.sqlite3"
                     shutil.copyfile(template, path)
                     self._use(path)
-                    self._run(size, json_lines=json, repeat=repeat, pdf_repeat=pdf_repeat)
+                    prepared.append((size, path, self._build(size)))
                     self._use(None)
+                self._measure_all(prepared, json_lines=json, repeat=repeat,
+                                  pdf_repeat=pdf_repeat, rounds=rounds)
         finally:
             self._restore(original)
             if not keep:
@@ -298,8 +303,8 @@ class Command(BaseCommand):
         settings_dict.update(original)
         del connections["default"]
 
-    # --- one size -----------------------------------------------------------------------
-    def _run(self, size: int, *, json_lines: bool, repeat: int, pdf_repeat: int) -> None:
+    # --- building and measuring --------------------------------------------------------
+    def _build(self, size: int) -> dict:
         started = time.perf_counter()
         with transaction.atomic():
             club, user, lines = Builder(size).build()
@@ -307,17 +312,35 @@ class Command(BaseCommand):
             cursor.execute("ANALYZE")
         self.stderr.write(f"size {size}: built {lines} score lines in "
                           f"{time.perf_counter() - started:.1f} s")
-        client = Client()
-        client.force_login(user)
-        urls = self._urls(club)
-        for step in STEPS:
-            runs = pdf_repeat if step == "session_pdf" else repeat
-            median, queries = self._measure(client, step, urls, runs)
-            row = {"size": size, "step": step, "median_ms": round(median, 2), "queries": queries}
-            if json_lines:
-                self.stdout.write(json.dumps(row))
-            else:
-                self.stdout.write(f"{size:>9} {step:<16} {median:9.2f} ms {queries:4d} queries")
+        return {"username": user.get_username(), **self._urls(club)}
+
+    def _measure_all(self, prepared, *, json_lines: bool, repeat: int, pdf_repeat: int,
+                     rounds: int) -> None:
+        """Rounds go over every size in turn, so a busy moment on the machine falls on all
+        sizes alike and the ratios between sizes stay fair."""
+        timings: dict[tuple, list[float]] = defaultdict(list)
+        queries: dict[tuple, int] = {}
+        for _round in range(rounds):
+            for size, path, urls in prepared:
+                self._use(path)
+                client = Client()
+                client.force_login(_user(urls["username"]))
+                for step in STEPS:
+                    runs = pdf_repeat if step == "session_pdf" else repeat
+                    times, count = self._measure(client, step, urls, runs)
+                    timings[(size, step)] += times
+                    queries[(size, step)] = count
+                self._use(None)
+        for size, _path, _urls in prepared:
+            for step in STEPS:
+                median = statistics.median(timings[(size, step)])
+                row = {"size": size, "step": step, "median_ms": round(median, 2),
+                       "queries": queries[(size, step)]}
+                if json_lines:
+                    self.stdout.write(json.dumps(row))
+                else:
+                    self.stdout.write(f"{size:>9} {step:<16} {median:9.2f} ms "
+                                      f"{row['queries']:4d} queries")
 
     def _urls(self, club) -> dict:
         last = GameSession.objects.filter(club=club, game="napoleon").order_by("-date").first()
@@ -352,7 +375,7 @@ class Command(BaseCommand):
 
     def _measure(self, client: Client, step: str, urls: dict, runs: int):
         timings, queries = [], 0
-        for i in range(runs + 2):  # two warm-up requests
+        for i in range(runs + 1):  # one warm-up request
             with CaptureQueriesContext(connection) as ctx:
                 start = time.perf_counter()
                 if step == "record_deal":
@@ -364,7 +387,7 @@ class Command(BaseCommand):
                 elapsed = (time.perf_counter() - start) * 1000
             if not ok:
                 raise CommandError(f"{step}: HTTP {response.status_code}")
-            if i >= 2:
+            if i >= 1:
                 timings.append(elapsed)
                 queries = len(ctx.captured_queries)
-        return statistics.median(timings), queries
+        return timings, queries
