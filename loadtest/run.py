@@ -289,6 +289,8 @@ def main(argv=None) -> int:
     parser.add_argument("--keeper-think", type=float, default=0.0)
     parser.add_argument("--max-requests", type=int, default=500_000,
                         help="stop early after this many requests")
+    parser.add_argument("--reuse-db", action="store_true",
+                        help="keep the database of the previous run (no re-seeding of history)")
     parser.add_argument("--json", type=Path, default=ROOT / "var" / "loadtest.json")
     parser.add_argument("--log", type=Path, default=ROOT / "var" / "loadtest-gunicorn.log")
     args = parser.parse_args(argv)
@@ -300,7 +302,10 @@ def main(argv=None) -> int:
     env = server_env(args.database_url, static_root, CONN_MAX_AGE="60")
     t0 = time.perf_counter()
     print(f"preparing {args.database_url} …", flush=True)
-    recreate_database(args.database_url)
+    if args.reuse_db:
+        args.history = 0
+    else:
+        recreate_database(args.database_url)
     prepare(env)
     seeded = subprocess.run(
         [PYTHON, "-m", "loadtest.seed", "--demo", "--history", str(args.history),
