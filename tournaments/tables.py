@@ -55,8 +55,10 @@ class SessionTotalsTable(tables.Table):
         row_attrs = {"class": lambda record: "winner" if record.is_winner else ""}
 
     def render_name(self, value, record):
-        crown = "👑 " if record.is_winner else ""
-        return format_html("{}<bdi>{}</bdi>", crown, value)
+        if record.is_winner:
+            return format_html('<span class="crown" aria-hidden="true">★</span> <bdi>{}</bdi>',
+                               value)
+        return format_html("<bdi>{}</bdi>", value)
 
     def render_points(self, value):
         css = "pos" if value > 0 else "neg" if value < 0 else ""

@@ -95,3 +95,11 @@ def test_record_napoleon_deal_and_daifugo_round(live_server, phone):
     assert page.locator(f'[data-total="{players[1].id}"]').inner_text() == "-2"
     assert Deal.objects.filter(session=dai).count() == 1
     assert no_horizontal_scroll(page)
+
+    # The session page and the club management page fit the phone as well.
+    page.goto(f"{live_server.url}{reverse('session_detail', args=[club.slug, nap.pk])}")
+    assert "太郎" in page.locator(".totals").inner_text()
+    assert no_horizontal_scroll(page)
+    page.goto(f"{live_server.url}{reverse('session_detail', args=[club.slug, dai.pk])}")
+    assert "大富豪" in page.locator(".deals").inner_text()
+    assert no_horizontal_scroll(page)

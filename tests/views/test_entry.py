@@ -167,7 +167,9 @@ def test_session_page_running_totals_and_winner(client, napoleon_session, player
     # deal 2: solo win, Napoleon +4, others -1 → 太郎 +1, 花子 0, Ken +3.
     assert "独り立ち" in html and "13♥" in html
     assert "Ken</bdi> +3" in html and "太郎</bdi> +1" in html
-    assert "👑" in html and html.index("👑") < html.index("Ken</bdi>")
+    assert 'class="winner-line"><span class="crown" aria-hidden="true">★</span>' in html
+    assert html.index("winner-line") < html.index("Ken</bdi>", html.index("winner-line"))
+    assert 'class="crown" aria-hidden="true">★</span> <bdi>Ken</bdi>' in html
     assert reverse("deal_edit", args=[napoleon_session.club.slug, 1]) not in html  # member
 
 
