@@ -47,6 +47,7 @@ SEATS = 5
 DEALS_PER_SESSION = 20
 YEARS = 4
 NAPOLEON_SHARE = 0.6
+CLOSING = "Z"  # table labels Z0, Z1 … of the closing-night sessions
 PLACEHOLDERS = [str(900_001 + i) for i in range(SEATS)]  # ids no real player has in a bench DB
 
 
@@ -155,22 +156,42 @@ class Builder:
             session_rows.append(GameSession(
                 club=club, game=game, date=day, table=table, ruleset=rulesets[game],
                 rules_snapshot=snapshots[game], created_by=user))  # fmt: skip
+        # A closing night on the last day: every player sits at one of each game's closing
+        # tables, so the month the bench reads has one row per player at every size and only
+        # the history behind it grows.
+        closing_tables = len(ids) // SEATS
+        for game in ("napoleon", "daifugo"):
+            for t in range(closing_tables):
+                session_rows.append(GameSession(
+                    club=club, game=game, date=today - datetime.timedelta(days=1),
+                    table=f"{CLOSING}{t}", ruleset=rulesets[game],
+                    rules_snapshot=snapshots[game], created_by=user))  # fmt: skip
         sessions = GameSession.objects.bulk_create(session_rows, batch_size=2000)
 
         deal_id = (Deal.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1
         deal_rows, line_rows = [], []
         standing: dict[tuple, dict] = defaultdict(lambda: defaultdict(int))
         bids: dict[tuple, dict] = defaultdict(lambda: defaultdict(int))
-        remaining = deals_total
+        closing_deals = max(1, min(5, deals_total // (8 * closing_tables)))
+        remaining = deals_total - 2 * closing_tables * closing_deals
+        regular = len(sessions) - 2 * closing_tables
         for index, session in enumerate(sessions):
-            count = remaining // (len(sessions) - index)
-            remaining -= count
+            closing = session.table.startswith(CLOSING)
+            if closing:
+                count = closing_deals
+            else:
+                count = remaining // (regular - index)
+                remaining -= count
             table_players = rng.sample(ids, SEATS + 1)
             keys = periods(session.date)
             day_db = connection.ops.adapt_datefield_value(session.date)
             month_db = connection.ops.adapt_datefield_value(session.date.replace(day=1))
             for seq in range(1, count + 1):
-                seated = rng.sample(table_players, SEATS)
+                if closing:
+                    first = int(session.table[len(CLOSING):]) * SEATS
+                    seated = ids[first:first + SEATS]
+                else:
+                    seated = rng.sample(table_players, SEATS)
                 template = rng.choice(templates[session.game])
                 data, outcome, specs = template.stamp(seated)
                 nap = session.game == "napoleon"
@@ -343,8 +364,9 @@ class Command(BaseCommand):
                                       f"{row['queries']:4d} queries")
 
     def _urls(self, club) -> dict:
-        last = GameSession.objects.filter(club=club, game="napoleon").order_by("-date").first()
-        month = last.date
+        month = timezone.localdate() - datetime.timedelta(days=1)  # the closing night
+        last = (GameSession.objects.filter(club=club, game="napoleon")
+                .exclude(table__startswith=CLOSING).order_by("-date", "-id").first())
         busiest = (StandingAggregate.objects.filter(club=club, game="napoleon", period="all")
                    .order_by("-deals").values_list("player_id", flat=True).first())
         seats = [int(s) for s in Deal.objects.filter(session=last).order_by("seq")
