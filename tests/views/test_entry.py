@@ -235,3 +235,23 @@ def test_hostile_names_are_escaped_inside_bdi(client, users, napoleon_session, c
     html = client.get(pages[0]).content.decode()
     for name in ("&lt;script&gt;alert(1)&lt;/script&gt;", "مرحبا", "🃏👑"):
         assert f"<bdi>{name}</bdi>" in html
+
+
+def test_edit_an_earlier_daifugo_round_previews_with_its_own_predecessor(
+        keeper, daifugo_session, players):
+    a, b, c, d = (p.id for p in players[:4])
+    first = deal_record(session=daifugo_session, data={"order": [a, b, c, d]})
+    second = deal_record(session=daifugo_session, data={"order": [b, c, d, a]})
+    deal_record(session=daifugo_session, data={"order": [c, a, b, d]})
+    slug = daifugo_session.club.slug
+    html = keeper.get(reverse("deal_edit", args=[slug, second.pk])).content.decode()
+    assert 'name="version" value="1"' in html
+    assert html.count("selected") >= 4  # the stored order fills the numbered selects
+    # Round 2 follows round 1 (大富豪 a), not round 3 (大富豪 c): a falls by 都落ち.
+    data = {"order": [b, a, c, d], "version": 1, "action": "preview"}
+    html = keeper.post(reverse("deal_edit", args=[slug, second.pk]), data).content.decode()
+    assert f'data-player="{a}">-2<' in html and "都落ち" in html
+    data["action"] = "save"
+    assert keeper.post(reverse("deal_edit", args=[slug, second.pk]), data).status_code == 302
+    second.refresh_from_db()
+    assert second.outcome["miyako_ochi"] == str(a) and first.pk != second.pk

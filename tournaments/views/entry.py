@@ -20,12 +20,12 @@ from ..forms import SOLO, DaifugoRoundForm, NapoleonDealForm, add_efuda_error
 from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Player, Role
 from ..selectors.sessions import (
-    deal_history, preview_row, previous_players, session_detail,
+    daifugo_before, deal_history, preview_row, previous_players, session_detail,
 )
 from ..services.deals import deal_delete, deal_preview, deal_record, deal_restore, deal_update
-from ..services.players import player_get_or_create
+from ..services.players import player_get_or_create, players_by_ids
 from ..services.rulesets import session_rules
-from ..services.scoring_bridge import outcome_dict
+from ..services.scoring_bridge import outcome_dict, score
 from .sessions import back_to_session, club_for, entry_url
 
 LIVE = "live"
@@ -106,7 +106,7 @@ def _handle(request, session: GameSession, form, *, deal: Deal | None = None, li
     if not ids:
         return form, None, None
     try:
-        data, result = deal_preview(session=session, data=data)
+        data, result = _preview(session, data, deal)
     except EfudaError as err:
         if action == LIVE:
             form.pending = error_text(err, names)  # still being filled in: no red marks yet
@@ -116,6 +116,16 @@ def _handle(request, session: GameSession, form, *, deal: Deal | None = None, li
     row = preview_row(game=session.game, data=data,
                       outcome=outcome_dict(session.game, result), names=names)
     return form, row, None
+
+
+def _preview(session: GameSession, data: dict, deal: Deal | None):
+    """``deal_preview`` scores input as the session's next deal; an edited Daifugō round must
+    instead see the 大富豪 of the round before it (for 都落ち), as ``deal_update`` will."""
+    if deal is None or session.game != Game.DAIFUGO:
+        return deal_preview(session=session, data=data)
+    players_by_ids(club=session.club, ids=data.get("order") or [], field="order")
+    data = dict(data, previous_daifugo=daifugo_before(session, deal.seq))
+    return data, score(session.game, data, session_rules(session))
 
 
 def _napoleon_ui(session: GameSession, form: NapoleonDealForm) -> dict:

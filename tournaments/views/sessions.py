@@ -13,7 +13,7 @@ from scoring.errors import EfudaError
 
 from ..forms import SessionForm, add_efuda_error
 from ..models import Club, Game, GameSession, Role
-from ..permissions import can_record, require_role, require_view
+from ..permissions import can_manage, can_record, require_role, require_view
 from ..selectors.sessions import club_sessions, session_detail
 from ..services.rulesets import ruleset_resolve
 from ..services.sessions import session_create
@@ -43,6 +43,7 @@ def session_list(request, club):
     RequestConfig(request, paginate={"per_page": 20}).configure(table)
     return render(request, "tournaments/sessions/list.html", {
         "club": club, "table": table, "can_record": can_record(request.user, club),
+        "can_manage": can_manage(request.user, club),
     })  # fmt: skip
 
 
