@@ -255,3 +255,12 @@ def test_edit_an_earlier_daifugo_round_previews_with_its_own_predecessor(
     assert keeper.post(reverse("deal_edit", args=[slug, second.pk]), data).status_code == 302
     second.refresh_from_db()
     assert second.outcome["miyako_ochi"] == str(a) and first.pk != second.pk
+
+
+def test_live_preview_names_what_is_still_missing(keeper, napoleon_session, players):
+    url = reverse("deal_preview", args=[napoleon_session.club.slug, napoleon_session.pk])
+    data = {"seats": [p.id for p in players[:5]], "napoleon": players[0].id}
+    html = keeper.post(url, data, HTTP_HX_REQUEST="true",
+                       HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "None" not in html and "field-error" not in html
+    assert 'class="muted pending"' in html

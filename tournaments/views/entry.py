@@ -108,14 +108,22 @@ def _handle(request, session: GameSession, form, *, deal: Deal | None = None, li
     try:
         data, result = _preview(session, data, deal)
     except EfudaError as err:
-        if action == LIVE:
-            form.pending = error_text(err, names)  # still being filled in: no red marks yet
+        if action == LIVE:  # still being filled in: no red marks yet
+            form.pending = _pending_text(form, err, names)
         else:
             add_efuda_error(form, err, names)
         return form, None, None
     row = preview_row(game=session.game, data=data,
                       outcome=outcome_dict(session.game, result), names=names)
     return form, row, None
+
+
+def _pending_text(form, err: EfudaError, names) -> str:
+    """While a deal is being tapped in, an empty field is named rather than "not None"."""
+    field = "called_suit" if err.field == "called" else err.field
+    if field in form.fields and form.value(field) in (None, "", []):
+        return str(form.fields[field].label or field)
+    return error_text(err, names)
 
 
 def _preview(session: GameSession, data: dict, deal: Deal | None):
