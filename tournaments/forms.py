@@ -41,9 +41,14 @@ class IntListField(forms.Field):
         return result
 
 
+# The scoring core names "called"; the entry form asks for it as suit + rank buttons.
+_FIELD_ALIASES = {"called": "called_suit"}
+
+
 def add_efuda_error(form: forms.Form, err: EfudaError, names=None) -> None:
     """Show ``err`` beside the field it names; errors about other fields go on top."""
-    field = err.field if err.field in form.fields else None
+    name = _FIELD_ALIASES.get(err.field, err.field)
+    field = name if name in form.fields else None
     if field is not None and isinstance(form.fields[field].widget, forms.HiddenInput):
         field = None  # e.g. "version": nothing to show it beside
     form.add_error(field, error_text(err, names))

@@ -264,3 +264,10 @@ def test_live_preview_names_what_is_still_missing(keeper, napoleon_session, play
                        HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "None" not in html and "field-error" not in html
     assert 'class="muted pending"' in html
+
+
+def test_joker_refused_beside_called_card(keeper, napoleon_session, players):
+    html = keeper.post(new_url(napoleon_session), post_data(
+        players, called_suit="JK", called_rank="", action="save")).content.decode()
+    called_block = html.split("<legend>")[4]  # seats, napoleon, bid, called card
+    assert "field-error" in called_block and not Deal.objects.exists()
