@@ -87,13 +87,11 @@ def standings(request, club_slug: str, game: str, year: int | None = None,
         response["Content-Disposition"] = (
             f'inline; filename="{exports.filename(result, "pdf")}"')
         return response
-    here = standings_url(club, game, period)
     return render(request, "tournaments/public/standings.html", {
         "club": club, "standings": result, "game_label": Game(game).label,
         "table": standings_table(game, result.rows, club_slug=club.slug, request=request),
         "previous_url": standings_url(club, game, period.previous()),
         "next_url": standings_url(club, game, period.next()),
-        "here": here,
         "other_game_url": standings_url(
             club, Game.DAIFUGO if game == Game.NAPOLEON else Game.NAPOLEON, period),
         "all_url": standings_url(club, game, Period("all")),

@@ -337,21 +337,25 @@ class Command(BaseCommand):
 
     def _measure_all(self, prepared, *, json_lines: bool, repeat: int, pdf_repeat: int,
                      rounds: int) -> None:
-        """Rounds go over every size in turn, so a busy moment on the machine falls on all
-        sizes alike and the ratios between sizes stay fair."""
+        """Each round measures one step on every size in turn before the next step, so a busy
+        moment on a shared machine falls on all sizes alike and the ratios stay fair."""
         timings: dict[tuple, list[float]] = defaultdict(list)
         queries: dict[tuple, int] = {}
+        clients = {}
+        for size, path, urls in prepared:
+            self._use(path)
+            clients[size] = Client()
+            clients[size].force_login(_user(urls["username"]))
+            self._use(None)
         for _round in range(rounds):
-            for size, path, urls in prepared:
-                self._use(path)
-                client = Client()
-                client.force_login(_user(urls["username"]))
-                for step in STEPS:
-                    runs = pdf_repeat if step == "session_pdf" else repeat
-                    times, count = self._measure(client, step, urls, runs)
+            for step in STEPS:
+                runs = pdf_repeat if step == "session_pdf" else repeat
+                for size, path, urls in prepared:
+                    self._use(path)
+                    times, count = self._measure(clients[size], step, urls, runs)
                     timings[(size, step)] += times
                     queries[(size, step)] = count
-                self._use(None)
+                    self._use(None)
         for size, _path, _urls in prepared:
             for step in STEPS:
                 median = statistics.median(timings[(size, step)])
