@@ -89,7 +89,7 @@ def main() -> None:
         reverse("session_list", args=[club.slug]),
         reverse("player_detail", args=[club.slug, ids[0]]),
     ]
-    old_sessions = list(club.sessions.exclude(table__startswith="L").values_list("pk", flat=True)[:5])
+    old_sessions = club.sessions.exclude(table__startswith="L").values_list("pk", flat=True)[:5]
     pages += [reverse("session_detail", args=[club.slug, pk]) for pk in old_sessions]
     print(json.dumps({
         "club": club.slug, "players": ids, "keepers": keepers, "pages": pages,

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import translation
 
 from tests import factories
 from tests.hardening.helpers import aggregates_match_lines, build_club, napoleon_data
@@ -17,6 +18,13 @@ from tournaments.services.backup import BackupError, backup_restore, backup_writ
 from tournaments.services.deals import deal_delete, deal_record, deal_update
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    # The messages are matched by their English text (the Japanese catalogue translates them).
+    with translation.override("en"):
+        yield
 
 
 def _state():

@@ -63,8 +63,10 @@ def build_world(*, payload: str = XSS, public: bool = False) -> World:
 
     owner = factories.UserFactory(username="owner-x")
     club, players, nap, dai = build_club(deals=3, owner=owner, public=public)
-    club.name = payload[:100]
-    club.save()
+    from tournaments.services.club_admin import club_update, player_rename
+
+    club_update(club=club, name=payload, is_public=public)
+    player_rename(player=players[5], name=("2" + payload)[:64])
     evil = player_get_or_create(club=club, name=payload[:64])
     ids = [evil.id] + [p.id for p in players[:4]]
     ruleset = ruleset_save(club=club, code="evil", preset="napoleon-wiki", name=payload[:100])

@@ -159,8 +159,8 @@ def _check_manifest(manifest: object, using: str) -> dict:
     ]
     if missing:
         raise BackupError(
-            _("The backup was made by a newer database schema; run “manage.py migrate” with the "
-              "matching efuda version first. Missing here: %(missing)s")
+            _("The backup was made by a newer database schema; run “manage.py migrate” with "
+              "the matching efuda version first. Missing here: %(missing)s")
             % {"missing": ", ".join(missing[:10])}
         )
     return manifest
