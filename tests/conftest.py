@@ -47,3 +47,14 @@ def daifugo_session(club):
         club=club, code="daifugo-common", preset="daifugo-common"
     )
     return factories.session(club=club, ruleset=ruleset, date=datetime.date(2026, 11, 20))
+
+
+@pytest.fixture
+def english(settings):
+    """Run a test in English: pages (no cookie/header falls back to LANGUAGE_CODE) and direct
+    calls. The interface defaults to Japanese; tests that assert English texts ask for this."""
+    from django.utils import translation
+
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield

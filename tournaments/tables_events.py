@@ -2,6 +2,7 @@
 
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class _Num(tables.Column):
@@ -10,11 +11,15 @@ class _Num(tables.Column):
         super().__init__(*args, **kwargs)
 
 
+# The column template below translates "dropped"; this marks it for makemessages.
+_DROPPED = pgettext_lazy("tournament player", "dropped")
+
+
 class TournamentStandingsTable(tables.Table):
     rank = _Num(verbose_name=_("Rank"))
     name = tables.TemplateColumn(
         "<bdi>{{ value }}</bdi>{% if record.dropped_at_round %} <small class=\"muted\">"
-        "({% load i18n %}{% translate 'dropped' %})</small>{% endif %}",
+        "({% load i18n %}{% translate 'dropped' context 'tournament player' %})</small>{% endif %}",
         verbose_name=_("Player"), attrs={"td": {"class": "player"}},
     )
     total = _Num(verbose_name=_("Total"))

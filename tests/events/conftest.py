@@ -28,3 +28,8 @@ def make_tournament(club, wiki):
             svc.entry_add(tournament=t, name=f"選手{i}", checked_in=True)
         return t
     return make
+
+
+@pytest.fixture(autouse=True)
+def _english(english):
+    """These tests assert English page texts."""

@@ -7,6 +7,7 @@ time, not the data, is what a one-page sheet costs.
 
 from __future__ import annotations
 
+import atexit
 import threading
 from functools import lru_cache
 
@@ -37,6 +38,11 @@ def _engine():
     css = CSS(string=face + render_to_string("tournaments/reports/base.css"),
               font_config=font_config)
     return font_config, css
+
+
+# Drop the cached FontConfiguration while the interpreter is still whole: its __del__ needs
+# modules that are already torn down at the very end of the process.
+atexit.register(_engine.cache_clear)
 
 
 @lru_cache(maxsize=1)

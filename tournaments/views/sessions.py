@@ -59,7 +59,7 @@ def _rule_choices(club: Club) -> list[tuple[str, str]]:
         seen.add(ruleset.code)
     for code, preset in rules.PRESETS.items():
         if code not in seen:
-            choices.append((code, f"{preset.name_ja} · {_(preset.name_en)}"))
+            choices.append((code, _(preset.name_en)))
     return choices
 
 
