@@ -3,6 +3,14 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
+from .models.events import (
+    Adjustment,
+    DealConfirmation,
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+    TournamentTable,
+)
 from .models import (
     BidAggregate, Club, ClubRuleSet, Deal, GameSession, Membership, Player, ScoreLine,
     StandingAggregate,
@@ -73,3 +81,25 @@ class DerivedAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class TournamentEntryInline(admin.TabularInline):
+    model = TournamentEntry
+    extra = 0
+    fields = ("player", "checked_in", "dropped_at_round")
+    raw_id_fields = ("player",)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Site staff can correct a tournament's settings; running it happens on the staff pages."""
+
+    list_display = ("name", "club", "date", "game", "is_public")
+    list_filter = ("game", "is_public")
+    search_fields = ("name", "club__name")
+    inlines = [TournamentEntryInline]
+
+
+@admin.register(TournamentRound, TournamentTable, DealConfirmation, Adjustment)
+class TournamentDetailAdmin(admin.ModelAdmin):
+    """Rounds, tables, confirmations and adjustments: visible to staff for checking."""

@@ -71,8 +71,7 @@ OTHER_WRITES = {
 # GET and write nothing. Listed so that a new unrestricted view is a conscious choice; better
 # still, decorate read views with ``require_safe`` and drop them from here.
 UNRESTRICTED_READS = {
-    "home", "club_home", "standings_all", "standings_season", "standings_month",
-    "player_detail", "session_sheet_pdf", "session_blank_pdf", "tournament_list",
+    "tournament_list",
     "tournament_detail", "tournament_standings", "tournament_timer", "tournament_results_pdf",
     "tournament_table", "tournament_seating_pdf", "tournament_slips_pdf",
 }

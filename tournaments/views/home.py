@@ -2,10 +2,12 @@
 
 from django.db.models import Q
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from ..models import Club
 
 
+@require_safe
 def home(request):
     clubs = Club.objects.filter(is_public=True)
     if request.user.is_authenticated:

@@ -9,6 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
 from .. import charts, exports, reports
 from ..models import Club, Game, Player
@@ -50,6 +51,7 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
     return reverse("standings_month", args=[club.slug, game, period.year, f"{period.month:02d}"])
 
 
+@require_safe
 def club_home(request, club_slug: str):
     club = viewable_club(request, club_slug)
     home = select_club_home(club=club, today=timezone.localdate())
@@ -62,6 +64,7 @@ def club_home(request, club_slug: str):
     })
 
 
+@require_safe
 def standings(request, club_slug: str, game: str, year: int | None = None,
               month: int | None = None):
     club = viewable_club(request, club_slug)
@@ -100,6 +103,7 @@ def standings(request, club_slug: str, game: str, year: int | None = None,
     })
 
 
+@require_safe
 def player_detail(request, club_slug: str, player_id: int):
     club = viewable_club(request, club_slug)
     player = get_object_or_404(Player, club=club, pk=player_id)

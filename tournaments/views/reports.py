@@ -2,6 +2,7 @@
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_safe
 
 from .. import reports
 from ..models import GameSession
@@ -21,11 +22,13 @@ def _session(request, club_slug: str, session_id: int) -> GameSession:
     )
 
 
+@require_safe
 def session_sheet(request, club_slug: str, session_id: int):
     session = _session(request, club_slug, session_id)
     return _pdf(reports.session_sheet_pdf(session), f"{session.club.slug}-session-{session.pk}.pdf")
 
 
+@require_safe
 def session_blank(request, club_slug: str, session_id: int):
     session = _session(request, club_slug, session_id)
     return _pdf(reports.blank_sheet_pdf(session), f"{session.club.slug}-blank-{session.pk}.pdf")
