@@ -76,12 +76,20 @@ def per_bid_table(normal: Mapping[int, tuple[int, int, int]], solo: Mapping[int,
 
 
 _UNBALANCED = N_(
-    "The %(players)s-player table does not balance%(where)s: Napoleon %(napoleon)s + adjutant "
+    "The %(players)s-player table does not balance: Napoleon %(napoleon)s + adjutant "
     "%(adjutant)s must equal %(allies)s allies × %(ally)s."
 )
+_UNBALANCED_AT_BID = N_(
+    "The %(players)s-player table does not balance at bid %(bid)s: Napoleon %(napoleon)s + "
+    "adjutant %(adjutant)s must equal %(allies)s allies × %(ally)s."
+)
 _UNBALANCED_SOLO = N_(
-    "The %(players)s-player solo row does not balance%(where)s: Napoleon %(napoleon)s must "
+    "The %(players)s-player solo row does not balance: Napoleon %(napoleon)s must "
     "equal %(allies)s allies × %(ally)s."
+)
+_UNBALANCED_SOLO_AT_BID = N_(
+    "The %(players)s-player solo row does not balance at bid %(bid)s: Napoleon %(napoleon)s "
+    "must equal %(allies)s allies × %(ally)s."
 )
 _NEGATIVE = N_("Points in the %(players)s-player table must be whole numbers of 0 or more.")
 _MISSING_BID = N_("The %(players)s-player table has no row for bid %(bid)s.")
@@ -99,15 +107,19 @@ def check_table(table: PointTable, players: int, bids: tuple[int, int] | None, f
             values = (row.napoleon, row.ally) + (() if solo else (row.adjutant,))
             if not all(_is_count(v) for v in values):
                 raise EfudaError(field, "table_not_counts", _NEGATIVE, {"players": players})
-            where = "" if bid == ANY_BID else f" at bid {bid}"
-            params = {"players": players, "where": where, "napoleon": row.napoleon,
-                      "ally": row.ally}  # fmt: skip
+            # One whole sentence per case, so a translation never mixes in an English fragment.
+            flat = bid == ANY_BID
+            params = {"players": players, "napoleon": row.napoleon, "ally": row.ally}
+            if not flat:
+                params["bid"] = bid
             if solo and row.napoleon != (players - 1) * row.ally:
                 params["allies"] = players - 1
-                raise EfudaError(field, "table_unbalanced", _UNBALANCED_SOLO, params)
+                message = _UNBALANCED_SOLO if flat else _UNBALANCED_SOLO_AT_BID
+                raise EfudaError(field, "table_unbalanced", message, params)
             if not solo and row.napoleon + row.adjutant != (players - 2) * row.ally:
                 params |= {"allies": players - 2, "adjutant": row.adjutant}
-                raise EfudaError(field, "table_unbalanced", _UNBALANCED, params)
+                message = _UNBALANCED if flat else _UNBALANCED_AT_BID
+                raise EfudaError(field, "table_unbalanced", message, params)
     if bids is not None and not table.flat:
         for bid in range(bids[0], bids[1] + 1):
             if bid not in table.normal or bid not in table.solo:
