@@ -189,3 +189,12 @@ def test_pdfs(client, users, running):
     pins = re.findall(r"PIN (\d{6})", text)
     assert len(pins) == 10 and t.entries.exclude(pin_hash="").count() == 10
     assert svc.pin_check(tournament=t, pin=pins[0], address="x")
+
+
+def test_reissuing_pins_through_the_seating_cards_is_staff_only(client, users, running):
+    t, rnd, tables = running
+    before = sorted(t.entries.values_list("pin_hash", flat=True))
+    client.force_login(users["member"])
+    refused = client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": "1"})
+    assert refused.status_code in (403, 404)
+    assert sorted(t.entries.values_list("pin_hash", flat=True)) == before

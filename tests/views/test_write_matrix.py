@@ -58,13 +58,14 @@ OTHER_WRITES = {
     # Tournaments: staff of the organising club, or a table's PIN; tested in tests/events.
     "tournament_pin": "PIN login", "tournament_pin_logout": "PIN logout",
     "tournament_table_record": "table PIN or staff", "tournament_deal_confirm": "table PIN",
-    "tournament_deal_dispute": "table PIN", "tournament_new": "club owner",
+    "tournament_deal_dispute": "table PIN", "tournament_new": "club scorekeeper",
     "tournament_manage": "staff", "tournament_entry_add": "staff",
     "tournament_entry_check_in": "staff", "tournament_entry_drop": "staff",
     "tournament_entry_pin": "staff", "tournament_draw": "staff",
     "tournament_round_swap": "staff", "tournament_round_start": "staff",
     "tournament_round_finish": "staff", "tournament_round_timer": "staff",
     "tournament_adjustment_add": "staff", "tournament_adjustment_delete": "staff",
+    "tournament_seating_pdf": "staff (a POST with pins=1 re-issues every PIN)",
 }  # fmt: skip
 
 # Read pages whose views do not refuse POST (no ``require_safe``): they answer a POST like a
@@ -73,7 +74,7 @@ OTHER_WRITES = {
 UNRESTRICTED_READS = {
     "tournament_list",
     "tournament_detail", "tournament_standings", "tournament_timer", "tournament_results_pdf",
-    "tournament_table", "tournament_seating_pdf", "tournament_slips_pdf",
+    "tournament_table", "tournament_slips_pdf",
 }
 
 DUMMY = {"int": 987654, "slug": "no-such-club", "str": "napoleon", "path": "x", "uuid":
