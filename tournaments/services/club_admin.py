@@ -3,24 +3,20 @@
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from scoring.errors import EfudaError
 from scoring.i18n import N_
 
 from ..models import Club, Membership, Player, Role, normalise_name
-from .clubs import club_create
+from .errors import fail, make_fail
 from .players import clean_player_name
 
 MESSAGES = {
     "user_unknown": N_("There is no user called “%(username)s”."),
     "last_owner": N_("A club needs at least one owner: make someone else owner first."),
     "player_name_taken": N_("The club already has a player called “%(name)s”."),
-    "club_slug_taken": N_("The address “%(slug)s” is taken; choose another."),
-    "club_name_empty": N_("A club needs a name."),
 }
 
 
-def _fail(field: str, code: str, **params) -> EfudaError:
-    return EfudaError(field=field, code=code, message=MESSAGES[code], params=params)
+_fail = make_fail(MESSAGES)
 
 
 def _owners_left(club: Club, *, without: Membership) -> int:
@@ -88,22 +84,8 @@ def player_set_active(*, player: Player, active: bool) -> Player:
 def club_update(*, club: Club, name: str, is_public: bool) -> Club:
     name = " ".join((name or "").split())
     if not name:
-        raise _fail("name", "club_name_empty")
+        raise fail("name", "club_name_empty")
     club.name = name[:100]
     club.is_public = bool(is_public)
     club.save(update_fields=["name", "is_public"])
     return club
-
-
-def club_found(*, slug: str, name: str, owner, is_public: bool = False) -> Club:
-    """A new club whose founder becomes its owner."""
-    slug = (slug or "").strip().lower()
-    if Club.objects.filter(slug=slug).exists():
-        raise _fail("slug", "club_slug_taken", slug=slug)
-    name = " ".join((name or "").split())
-    if not name:
-        raise _fail("name", "club_name_empty")
-    try:
-        return club_create(slug=slug, name=name, owner=owner, is_public=is_public)
-    except IntegrityError:
-        raise _fail("slug", "club_slug_taken", slug=slug) from None

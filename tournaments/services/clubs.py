@@ -1,15 +1,26 @@
 """Clubs and memberships."""
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from ..models import Club, Membership, Role
+from .errors import fail
 
 
-@transaction.atomic
-def club_create(*, slug: str, name: str, owner=None, is_public: bool = False) -> Club:
-    club = Club.objects.create(slug=slug, name=name or slug, is_public=is_public)
-    if owner is not None:
-        Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+def club_create(*, slug: str, name: str = "", owner=None, is_public: bool = False) -> Club:
+    """A new club (named after its address when no name is given); ``owner`` becomes its owner."""
+    slug = (slug or "").strip()
+    name = " ".join((name or "").split()) or slug
+    if not name:
+        raise fail("name", "club_name_empty")
+    if Club.objects.filter(slug=slug).exists():
+        raise fail("slug", "club_slug_taken", slug=slug)
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(slug=slug, name=name[:100], is_public=is_public)
+            if owner is not None:
+                Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+    except IntegrityError:  # founded by a concurrent request in the meantime
+        raise fail("slug", "club_slug_taken", slug=slug) from None
     return club
 
 

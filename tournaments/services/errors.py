@@ -17,9 +17,21 @@ MESSAGES = {
     ),
     "deal_deleted": N_("This deal has been deleted; restore it before editing."),
     "deal_not_deleted": N_("This deal is not deleted."),
+    "club_name_empty": N_("A club needs a name."),
+    "club_slug_taken": N_("The address “%(slug)s” is taken; choose another."),
 }
 
 
-def fail(field: str, code: str, /, **params) -> EfudaError:
-    """An ``EfudaError`` for one of this module's messages, to be raised by the caller."""
-    return EfudaError(field=field, code=code, message=MESSAGES[code], params=params)
+def make_fail(messages: dict[str, str]):
+    """A ``fail(field, code, **params)`` for a module's own message table.
+
+    ``field`` and ``code`` are positional-only, so a message parameter may be called ``code``.
+    """
+
+    def fail(field: str, code: str, /, **params) -> EfudaError:
+        return EfudaError(field=field, code=code, message=messages[code], params=params)
+
+    return fail
+
+
+fail = make_fail(MESSAGES)

@@ -15,7 +15,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from scoring.errors import EfudaError
 from scoring.i18n import N_
 
 from .. import draw
@@ -36,6 +35,7 @@ from ..models import (
     TournamentTable,
 )
 from .deals import deal_record
+from .errors import make_fail
 from .players import player_get_or_create
 from .sessions import session_create
 
@@ -75,8 +75,7 @@ MESSAGES = {
 MAX_ROUNDS = 30
 
 
-def _fail(field: str, code: str, **params) -> EfudaError:
-    return EfudaError(field=field, code=code, message=MESSAGES[code], params=params)
+_fail = make_fail(MESSAGES)
 
 
 def _user(user):

@@ -22,7 +22,6 @@ from typing import NamedTuple
 from django.db import transaction
 from django.utils.translation import gettext
 
-import rules
 
 from scoring.cards import parse_card, parse_suit
 from scoring.daifugo import DaifugoRound, score_daifugo
@@ -33,8 +32,7 @@ from scoring.napoleon import LAST_TRICK_SIDES, NapoleonDeal, score_napoleon
 from ..i18n import error_text
 from ..models import Club, ClubRuleSet, Game, GameSession, Player, normalise_name
 from .deals import deal_record
-from .errors import MESSAGES as SERVICE_MESSAGES
-from .errors import fail
+from .errors import fail, make_fail
 from .players import clean_player_name, player_get_or_create
 from .rulesets import ruleset_resolve
 from .sessions import session_create
@@ -80,8 +78,7 @@ MESSAGES = {
 }
 
 
-def _fail(field_name: str, code: str, **params) -> EfudaError:
-    return EfudaError(field=field_name, code=code, message=MESSAGES[code], params=params)
+_fail = make_fail(MESSAGES)
 
 
 # Scoring-core fields that have another name in the file.
@@ -368,17 +365,6 @@ def _duplicates(names: tuple[str, ...]) -> str | None:
 
 
 def _resolve_rules(club: Club, code: str, game: str) -> ClubRuleSet:
-    # Checked here before ``ruleset_resolve``, whose own errors pass a ``code`` parameter that
-    # clashes with ``fail``'s argument of the same name.
-    ruleset = ClubRuleSet.objects.filter(club=club, code=code).first()
-    if ruleset is None and code not in rules.PRESETS:
-        raise EfudaError("rules", "ruleset_unknown", SERVICE_MESSAGES["ruleset_unknown"],
-                         {"code": code})  # fmt: skip
-    found = ruleset.game if ruleset is not None else rules.PRESETS[code].game
-    if found != game:
-        raise EfudaError("rules", "ruleset_game", SERVICE_MESSAGES["ruleset_game"], {
-            "code": code, "expected": str(Game(found).label), "game": str(Game(game).label),
-        })  # fmt: skip
     return ruleset_resolve(club=club, code=code, game=game)
 
 

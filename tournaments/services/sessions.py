@@ -4,7 +4,7 @@ from django.db import IntegrityError, transaction
 
 from ..models import Club, ClubRuleSet, GameSession
 from .errors import fail
-from .rulesets import ruleset_snapshot, session_rules  # noqa: F401 (re-exported)
+from .rulesets import ruleset_snapshot
 
 
 def session_create(

@@ -21,9 +21,10 @@ from ..forms import (
 from ..i18n import error_text
 from ..models import ClubRuleSet, Membership, Player, Role
 from ..services.club_admin import (
-    club_found, club_update, member_add, member_remove, member_set_role, player_rename,
+    club_update, member_add, member_remove, member_set_role, player_rename,
     player_set_active,
 )
+from ..services.clubs import club_create
 from ..services.rulesets import ruleset_save
 from .sessions import club_for
 
@@ -185,8 +186,8 @@ def club_new(request):
     form = ClubCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            club = club_found(slug=form.cleaned_data["slug"], name=form.cleaned_data["name"],
-                              owner=request.user, is_public=form.cleaned_data["is_public"])
+            club = club_create(slug=form.cleaned_data["slug"], name=form.cleaned_data["name"],
+                               owner=request.user, is_public=form.cleaned_data["is_public"])
         except EfudaError as err:
             add_efuda_error(form, err)
         else:
