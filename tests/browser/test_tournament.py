@@ -18,14 +18,29 @@ def phone_context(browser):
     return context, page
 
 
+def tap(page, selector):
+    """Tap a control of the club's entry form; it re-renders through the table's preview."""
+    with page.expect_response(lambda r: "/preview/" in r.url and r.request.method == "POST"):
+        page.locator(selector).first.click()
+    page.wait_for_function("!document.querySelector('#deal-form.htmx-request')")
+
+
 def fill_napoleon(page, seats, names):
-    page.select_option("select[name=napoleon]", str(seats[0]))
-    page.select_option("select[name=bid]", "13")
-    page.check("input[name=trump][value=S]")
-    page.select_option("select[name=called_suit]", "S")
-    page.select_option("select[name=called_rank]", "A")
-    page.select_option("select[name=adjutant]", str(seats[1]))
-    page.select_option("select[name=honours]", "14")
+    """The same taps as at a club table; the seats come from the draw and cannot change."""
+    assert page.locator("input[name=new_player]").count() == 0
+    assert page.locator("input[name=seats]:checked").count() == len(seats)
+    tap(page, f'label:has(input[name=napoleon][value="{seats[0]}"])')
+    tap(page, 'label:has(input[name=bid][value="13"])')
+    tap(page, 'label:has(input[name=trump][value="S"])')
+    tap(page, 'label:has(input[name=called_suit][value="S"])')
+    tap(page, 'label:has(input[name=called_rank][value="A"])')
+    tap(page, f'label:has(input[name=adjutant][value="{seats[1]}"])')
+    page.fill("#id_honours", "")
+    with page.expect_response(lambda r: "/preview/" in r.url):
+        page.locator("#id_honours").press_sequentially("14")
+    page.wait_for_function("!document.querySelector('#deal-form.htmx-request')")
+    preview = page.locator("#preview")
+    assert preview.locator(f'[data-player="{seats[0]}"]').inner_text() == "+2"
 
 
 def test_two_tables_record_at_once_and_standings_update(browser, live_server):
@@ -56,7 +71,7 @@ def test_two_tables_record_at_once_and_standings_update(browser, live_server):
         phones.append((ctx, page, table))
     # Both phones have their form filled; now both save, one right after the other.
     for _ctx, page, _table in phones:
-        page.click("#ev-entry button[type=submit]")
+        page.click('#deal-form button[value="save"]')
     for _ctx, page, table in phones:
         page.wait_for_url(f"**/t/{t.pk}/table/{table.pk}/")
         assert page.locator("table.ev-deals tbody tr").count() == 1

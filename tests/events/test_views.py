@@ -198,3 +198,21 @@ def test_reissuing_pins_through_the_seating_cards_is_staff_only(client, users, r
     refused = client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": "1"})
     assert refused.status_code in (403, 404)
     assert sorted(t.entries.values_list("pin_hash", flat=True)) == before
+
+
+def test_table_preview_scores_the_drawn_seats_and_saves_nothing(client, running):
+    t, rnd, tables = running
+    mine, other = tables
+    login_pin(client, t, t.entries.get(player_id=mine.seats[0]))
+    page = client.get(reverse("tournament_table", args=[t.pk, mine.pk])).content.decode()
+    assert 'id="deal-form"' in page and 'name="new_player"' not in page  # the club's form
+    # Seats in the post are ignored: the draw fixes them.
+    posted = record_post(mine) | {"seats": mine.seats[:2], "action": "live"}
+    preview = client.post(reverse("tournament_table_preview", args=[t.pk, mine.pk]), posted)
+    assert preview.status_code == 200
+    body = preview.content.decode()
+    assert f'data-player="{mine.seats[0]}">+2<' in body
+    assert f'data-player="{mine.seats[2]}">-1<' in body
+    assert not Deal.objects.filter(session=mine.session).exists()
+    refused = client.post(reverse("tournament_table_preview", args=[t.pk, other.pk]), posted)
+    assert refused.status_code == 403

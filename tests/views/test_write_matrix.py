@@ -57,7 +57,8 @@ OTHER_WRITES = {
     "logout": "Django auth",
     # Tournaments: staff of the organising club, or a table's PIN; tested in tests/events.
     "tournament_pin": "PIN login", "tournament_pin_logout": "PIN logout",
-    "tournament_table_record": "table PIN or staff", "tournament_deal_confirm": "table PIN",
+    "tournament_table_record": "table PIN or staff",
+    "tournament_table_preview": "table PIN or staff (scores, writes nothing)", "tournament_deal_confirm": "table PIN",
     "tournament_deal_dispute": "table PIN", "tournament_new": "club scorekeeper",
     "tournament_manage": "staff", "tournament_entry_add": "staff",
     "tournament_entry_check_in": "staff", "tournament_entry_drop": "staff",

@@ -18,6 +18,8 @@ urlpatterns = [
     path("t/<int:tournament_id>/table/<int:table_id>/", v.table_page, name="tournament_table"),
     path("t/<int:tournament_id>/table/<int:table_id>/deals/new/", v.table_record,
          name="tournament_table_record"),
+    path("t/<int:tournament_id>/table/<int:table_id>/deals/preview/", v.table_preview,
+         name="tournament_table_preview"),
     path("t/<int:tournament_id>/deals/<int:deal_id>/confirm/", v.deal_confirm,
          name="tournament_deal_confirm"),
     path("t/<int:tournament_id>/deals/<int:deal_id>/dispute/", v.deal_dispute,

@@ -39,10 +39,14 @@ def _players(club, ids) -> dict[int, Player]:
     return {p.id: p for p in Player.objects.filter(club=club, id__in=ids)}
 
 
-def _candidates(session: GameSession, chosen: list[int]) -> list[Player]:
+def _candidates(session: GameSession, chosen: list[int], roster=None) -> list[Player]:
     """The chosen players in their order, then the session's previous players, then the rest
-    of the club's active players (by name)."""
+    of the club's active players (by name). A tournament table passes its drawn ``roster``:
+    only those players, in seat order."""
     club = session.club
+    if roster is not None:
+        known = _players(club, roster)
+        return [known[i] for i in roster if i in known]
     first = list(dict.fromkeys(list(chosen) + previous_players(session)))
     known = _players(club, first)
     ordered = [known[i] for i in first if i in known]
@@ -103,19 +107,25 @@ def _handle(request, session: GameSession, form, *, deal: Deal | None = None, li
         except EfudaError as err:
             add_efuda_error(form, err, names)
             return form, None, None
-    if not ids:
-        return form, None, None
+    return form, preview_input(session, form, data, names, deal=deal, live=action == LIVE), None
+
+
+def preview_input(session: GameSession, form, data: dict, names: dict, *, deal=None,
+                  live=True):
+    """Score ``data`` (from a valid ``form``) without saving: the preview row, or None with
+    the problem on the form (named gently while a live preview is still being filled in)."""
+    if not (data.get("seats") or data.get("order")):
+        return None
     try:
         data, result = _preview(session, data, deal)
     except EfudaError as err:
-        if action == LIVE:  # still being filled in: no red marks yet
+        if live:
             form.pending = _pending_text(form, err, names)
         else:
             add_efuda_error(form, err, names)
-        return form, None, None
-    row = preview_row(game=session.game, data=data,
-                      outcome=outcome_dict(session.game, result), names=names)
-    return form, row, None
+        return None
+    return preview_row(game=session.game, data=data,
+                       outcome=outcome_dict(session.game, result), names=names)
 
 
 def _pending_text(form, err: EfudaError, names) -> str:
@@ -136,11 +146,11 @@ def _preview(session: GameSession, data: dict, deal: Deal | None):
     return data, score(session.game, data, session_rules(session))
 
 
-def _napoleon_ui(session: GameSession, form: NapoleonDealForm) -> dict:
+def _napoleon_ui(session: GameSession, form: NapoleonDealForm, roster=None) -> dict:
     ruleset = session_rules(session)
     seats = form.value("seats") or []
     seats = [int(s) for s in seats if str(s).isdigit()]
-    candidates = _candidates(session, seats)
+    candidates = _candidates(session, seats, roster)
     by_id = {p.id: p for p in candidates}
     seated = [by_id[s] for s in seats if s in by_id]
     count = len(seated)
@@ -180,11 +190,11 @@ def _napoleon_ui(session: GameSession, form: NapoleonDealForm) -> dict:
     }
 
 
-def _daifugo_ui(session: GameSession, form: DaifugoRoundForm) -> dict:
+def _daifugo_ui(session: GameSession, form: DaifugoRoundForm, roster=None) -> dict:
     ruleset = session_rules(session)
     order = [int(s) for s in (form.value("order") or []) if str(s).isdigit()]
     forbidden = {int(s) for s in (form.value("forbidden") or []) if str(s).isdigit()}
-    candidates = _candidates(session, [])
+    candidates = _candidates(session, [], roster)
     by_id = {p.id: p for p in candidates}
     for pid, player in _players(session.club, [i for i in order if i not in by_id]).items():
         by_id[pid] = player
@@ -216,7 +226,6 @@ def _page(request, session, form, row, *, deal=None, redirect_to=None):
             return response
         return redirect(redirect_to)
     napoleon = session.game == Game.NAPOLEON
-    ui = _napoleon_ui(session, form) if napoleon else _daifugo_ui(session, form)
     if deal is None:
         action = reverse("deal_new" if napoleon else "round_new",
                          args=[session.club.slug, session.pk])
@@ -224,17 +233,29 @@ def _page(request, session, form, row, *, deal=None, redirect_to=None):
                        args=[session.club.slug, session.pk])
     else:
         action = live = reverse("deal_edit", args=[session.club.slug, deal.pk])
-    context = {
-        "club": session.club, "session": session, "form": form, "ui": ui, "preview": row,
-        "pending": getattr(form, "pending", ""), "deal": deal, "action_url": action,
-        "live_url": live,
-    }  # fmt: skip
-    partial = "_napoleon_form.html" if napoleon else "_daifugo_form.html"
+    context = entry_context(session, form, row, action_url=action, live_url=live, deal=deal)
     if request.headers.get("HX-Request"):
-        return render(request, f"tournaments/entry/{partial}", context)
+        return render(request, context["partial"], context)
+    context["club"] = session.club
     context["detail"] = session_detail(session) if deal is None else None
-    context["partial"] = f"tournaments/entry/{partial}"
     return render(request, "tournaments/entry/entry.html", context)
+
+
+def entry_context(session: GameSession, form, row, *, action_url: str, live_url: str,
+                  deal: Deal | None = None, roster: list[int] | None = None) -> dict:
+    """What the entry form partials need. Club sessions and tournament tables both use it;
+    a tournament table passes its drawn ``roster`` (no other players, none added)."""
+    napoleon = session.game == Game.NAPOLEON
+    build = _napoleon_ui if napoleon else _daifugo_ui
+    ui = build(session, form, roster)
+    ui["can_add_player"] = roster is None
+    return {
+        "session": session, "form": form, "ui": ui, "preview": row,
+        "pending": getattr(form, "pending", ""), "deal": deal, "action_url": action_url,
+        "live_url": live_url,
+        "partial": "tournaments/entry/" + ("_napoleon_form.html" if napoleon
+                                           else "_daifugo_form.html"),
+    }
 
 
 def _session(request, club, pk, game) -> GameSession:

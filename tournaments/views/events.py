@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from scoring.cards import SUIT_SYMBOLS, SUITS
 from scoring.errors import EfudaError
 
 from ..forms import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
@@ -42,6 +41,7 @@ from ..permissions import require_role
 from ..selectors import events as sel
 from ..services import events as svc
 from ..tables_events import TournamentStandingsTable
+from .entry import entry_context, preview_input
 
 PIN_SESSION_KEY = "efuda_tournament_pins"
 
@@ -251,8 +251,39 @@ def _deal_form(game: str, data=None):
 
 def table_page(request, tournament_id: int, table_id: int):
     tournament, table, entry, staff = _table_access(request, tournament_id, table_id)
-    form = _deal_form(tournament.game)
+    initial = {"seats": list(table.seats)} if tournament.game == Game.NAPOLEON else {}
+    form = NapoleonDealForm(initial=initial) if initial else DaifugoRoundForm()
     return _render_table(request, tournament, table, entry, staff, form)
+
+
+def _table_data(tournament, table, form) -> dict:
+    data = form.to_data()
+    if tournament.game == Game.NAPOLEON:
+        data["seats"] = list(table.seats)  # the draw fixes the seats
+    return data
+
+
+def _entry_context(tournament, table, form, row) -> dict:
+    """The club's own entry form (taps, live preview), limited to the table's drawn seats."""
+    return entry_context(
+        table.session, form, row, roster=list(table.seats),
+        action_url=reverse("tournament_table_record", args=[tournament.pk, table.pk]),
+        live_url=reverse("tournament_table_preview", args=[tournament.pk, table.pk]),
+    )
+
+
+@require_POST
+def table_preview(request, tournament_id: int, table_id: int):
+    """Live preview of a table's next deal (htmx); scores, never saves."""
+    tournament, table, _entry, _staff = _table_access(request, tournament_id, table_id)
+    form = _deal_form(tournament.game, request.POST)
+    row = None
+    if form.is_valid():
+        names = {str(k): v for k, v in sel.names_of(tournament).items()}
+        row = preview_input(table.session, form, _table_data(tournament, table, form), names,
+                            live=request.POST.get("action", "live") == "live")
+    context = _entry_context(tournament, table, form, row)
+    return render(request, context["partial"], context)
 
 
 def _render_table(request, tournament, table, entry, staff, form, status=200):
@@ -261,19 +292,16 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
     rows = sel.table_deals(table)
     rnd = table.round
     open_ = rnd.started_at is not None and rnd.finished_at is None
-    return render(request, "tournaments/events/table.html", {
+    context = _entry_context(tournament, table, form, None) if open_ else {}
+    context.update({
         "tournament": tournament, "table": table, "round": rnd, "entry": entry,
-        "is_staff": staff, "seats": seats, "rows": rows, "form": form, "open": open_,
+        "is_staff": staff, "seats": seats, "rows": rows, "open": open_,
         "label": f"R{rnd.number}-T{table.number}",
         "is_napoleon": tournament.game == Game.NAPOLEON,
-        "suits": [(s, SUIT_SYMBOLS[s]) for s in SUITS],
-        "ranks": ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"],
-        "positions": list(range(1, len(seats) + 1)),
-        "bids": list(range(10, 21)),
-        "honours": list(range(0, 21)),
         "my_entry_id": entry.pk if entry else None,
         "round_seconds": sel.seconds_left(rnd), "round_running": rnd.timer_ends_at is not None,
-    }, status=status)
+    })
+    return render(request, "tournaments/events/table.html", context, status=status)
 
 
 @require_POST
@@ -282,9 +310,7 @@ def table_record(request, tournament_id: int, table_id: int):
     form = _deal_form(tournament.game, request.POST)
     names = {str(k): v for k, v in sel.names_of(tournament).items()}
     if form.is_valid():
-        data = form.to_data()
-        if tournament.game == Game.NAPOLEON:
-            data["seats"] = list(table.seats)  # the draw fixes the seats
+        data = _table_data(tournament, table, form)
         try:
             svc.table_deal_record(
                 table=table, data=data, entry=entry, user=request.user, staff=staff,
