@@ -28,7 +28,7 @@ def tap(page, selector):
 def fill_napoleon(page, seats, names):
     """The same taps as at a club table; the seats come from the draw and cannot change."""
     assert page.locator("input[name=new_player]").count() == 0
-    assert page.locator("input[name=seats]:checked").count() == len(seats)
+    assert page.locator("input[name=seats]").count() == len(seats)
     tap(page, f'label:has(input[name=napoleon][value="{seats[0]}"])')
     tap(page, 'label:has(input[name=bid][value="13"])')
     tap(page, 'label:has(input[name=trump][value="S"])')
