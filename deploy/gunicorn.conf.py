@@ -59,7 +59,6 @@ def when_ready(server):
     try:
         from tournaments import charts
 
-        charts.line_chart(labels=["1", "2"], series={"絵札": [0, 1]}, title="efuda",
-                          salt="warm-up")
+        charts.line_chart(labels=["1", "2"], series={"絵札": [0, 1]}, title="efuda", salt="warm-up")
     except Exception as exc:  # noqa: BLE001 - a warm-up must never stop the server
         server.log.warning("chart warm-up skipped: %s", exc)

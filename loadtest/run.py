@@ -77,8 +77,15 @@ def percentile(values: list[float], q: float) -> float:
 # --- the two kinds of user --------------------------------------------------------------------
 
 
-def viewer(server: Server, pages: list[str], stats: Stats, stop: threading.Event, seed: int,
-           think: float, max_requests: int) -> None:
+def viewer(
+    server: Server,
+    pages: list[str],
+    stats: Stats,
+    stop: threading.Event,
+    seed: int,
+    think: float,
+    max_requests: int,
+) -> None:
     rng = random.Random(seed)
     client = server.client()
     try:
@@ -107,17 +114,30 @@ def deal_fields(rng: random.Random, keeper: dict, players: list[int]) -> dict:
         bid = rng.choice([13, 13, 14, 15, 16])
         solo = rng.random() < 0.1
         return {
-            "seats": seats, "napoleon": napoleon, "bid": bid, "trump": rng.choice("SHDC"),
-            "called_suit": "H" if solo else "S", "called_rank": "A",
+            "seats": seats,
+            "napoleon": napoleon,
+            "bid": bid,
+            "trump": rng.choice("SHDC"),
+            "called_suit": "H" if solo else "S",
+            "called_rank": "A",
             "adjutant": "solo" if solo else rng.choice([s for s in seats if s != napoleon]),
-            "honours": max(0, min(20, bid + rng.randint(-4, 3))), "discarded": 0,
+            "honours": max(0, min(20, bid + rng.randint(-4, 3))),
+            "discarded": 0,
         }
     return {"order": rng.sample(players, 5), "forbidden": []}
 
 
-def scorekeeper(server: Server, keeper: dict, players: list[int], stats: Stats,
-                stop: threading.Event, seed: int, think: float, confirmed: list,
-                max_requests: int) -> None:
+def scorekeeper(
+    server: Server,
+    keeper: dict,
+    players: list[int],
+    stats: Stats,
+    stop: threading.Event,
+    seed: int,
+    think: float,
+    confirmed: list,
+    max_requests: int,
+) -> None:
     rng = random.Random(seed)
     client = server.client()
     try:
@@ -127,12 +147,19 @@ def scorekeeper(server: Server, keeper: dict, players: list[int], stats: Stats,
             n += 1
             try:
                 page = client.get(keeper["entry"])
-                stats.add("entry form", page.seconds,
-                          None if page.status == 200 else f"{page.status} entry form")
+                stats.add(
+                    "entry form",
+                    page.seconds,
+                    None if page.status == 200 else f"{page.status} entry form",
+                )
                 token = client.token(page)
                 key = uuid.uuid4().hex
-                fields = {"csrfmiddlewaretoken": token, "submission_key": key, "action": "save",
-                          **deal_fields(rng, keeper, players)}
+                fields = {
+                    "csrfmiddlewaretoken": token,
+                    "submission_key": key,
+                    "action": "save",
+                    **deal_fields(rng, keeper, players),
+                }
                 sends = 2 if n % 10 == 0 else 1  # a double tap now and then
                 for _ in range(sends):
                     response = client.post(keeper["entry"], fields)
@@ -174,11 +201,13 @@ def verify(url: str, confirmed: list[tuple[int, str]], sessions: list[int]) -> d
     with psycopg.connect(url) as conn:
         rows = conn.execute(
             "SELECT submission_key, session_id, COUNT(*) FROM tournaments_deal "
-            "WHERE submission_key = ANY(%s) GROUP BY submission_key, session_id", (keys,),
+            "WHERE submission_key = ANY(%s) GROUP BY submission_key, session_id",
+            (keys,),
         ).fetchall()
         per_session = conn.execute(
             "SELECT session_id, COUNT(*), MIN(seq), MAX(seq), COUNT(DISTINCT seq) "
-            "FROM tournaments_deal WHERE session_id = ANY(%s) GROUP BY session_id", (sessions,),
+            "FROM tournaments_deal WHERE session_id = ANY(%s) GROUP BY session_id",
+            (sessions,),
         ).fetchall()
         mismatched = conn.execute(
             """
@@ -198,17 +227,24 @@ def verify(url: str, confirmed: list[tuple[int, str]], sessions: list[int]) -> d
     missing = [k for k in keys if k not in stored]
     duplicated = [k for k, c in stored.items() if c != 1]
     wrong_session = [k for k, s, _c in rows if (s, k) not in set(confirmed)]
-    gaps = [s for s, count, low, high, distinct in per_session
-            if not (low == 1 and high == count == distinct)]
+    gaps = [
+        s
+        for s, count, low, high, distinct in per_session
+        if not (low == 1 and high == count == distinct)
+    ]
     stored_total = sum(count for _s, count, *_rest in per_session)
     return {
-        "confirmed": len(keys), "stored_with_those_keys": sum(stored.values()),
-        "stored_in_load_sessions": stored_total, "missing": len(missing),
-        "duplicated": len(duplicated), "wrong_session": len(wrong_session),
-        "sessions_with_gaps": len(gaps), "deals_without_5_lines": lines_per_deal,
+        "confirmed": len(keys),
+        "stored_with_those_keys": sum(stored.values()),
+        "stored_in_load_sessions": stored_total,
+        "missing": len(missing),
+        "duplicated": len(duplicated),
+        "wrong_session": len(wrong_session),
+        "sessions_with_gaps": len(gaps),
+        "deals_without_5_lines": lines_per_deal,
         "aggregate_rows_not_matching_lines": mismatched,
-        "ok": not (missing or duplicated or wrong_session or gaps or mismatched
-                   or lines_per_deal) and stored_total == len(keys),
+        "ok": not (missing or duplicated or wrong_session or gaps or mismatched or lines_per_deal)
+        and stored_total == len(keys),
     }
 
 
@@ -232,15 +268,22 @@ def machine() -> dict:
         pg = subprocess.run(["psql", "--version"], capture_output=True, text=True).stdout.strip()
     except OSError:
         pg = "?"
-    return {"cpu": cpu, "cores": os.cpu_count(), "memory_gb": round(mem_kb / 2**20, 1),
-            "os": platform.platform(), "python": platform.python_version(), "psql": pg}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gb": round(mem_kb / 2**20, 1),
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "psql": pg,
+    }
 
 
 def summary(stats: Stats, elapsed: float) -> dict:
     kinds = {}
     for kind, values in sorted(stats.latency.items()):
         kinds[kind] = {
-            "requests": len(values), "errors": len(stats.errors.get(kind, [])),
+            "requests": len(values),
+            "errors": len(stats.errors.get(kind, [])),
             "p50_ms": round(percentile(values, 0.50) * 1000, 1),
             "p95_ms": round(percentile(values, 0.95) * 1000, 1),
             "max_ms": round(max(values) * 1000, 1) if values else 0,
@@ -248,49 +291,69 @@ def summary(stats: Stats, elapsed: float) -> dict:
         }
     total = sum(k["requests"] for k in kinds.values())
     errors = sum(k["errors"] for k in kinds.values())
-    return {"seconds": round(elapsed, 1), "requests": total,
-            "throughput_rps": round(total / elapsed, 1) if elapsed else 0,
-            "errors": errors, "kinds": kinds,
-            "error_samples": [e for v in stats.errors.values() for e in v[:3]][:10]}
+    return {
+        "seconds": round(elapsed, 1),
+        "requests": total,
+        "throughput_rps": round(total / elapsed, 1) if elapsed else 0,
+        "errors": errors,
+        "kinds": kinds,
+        "error_samples": [e for v in stats.errors.values() for e in v[:3]][:10],
+    }
 
 
 def print_report(result: dict) -> None:
     s = result["load"]
-    print(f"\nefuda load test: {result['config']['viewers']} viewers + "
-          f"{result['config']['scorekeepers']} scorekeepers, {s['seconds']} s, "
-          f"gunicorn {result['config']['workers']} workers on 127.0.0.1")
-    print(f"requests {s['requests']}  throughput {s['throughput_rps']} req/s  "
-          f"errors {s['errors']}")
+    print(
+        f"\nefuda load test: {result['config']['viewers']} viewers + "
+        f"{result['config']['scorekeepers']} scorekeepers, {s['seconds']} s, "
+        f"gunicorn {result['config']['workers']} workers on 127.0.0.1"
+    )
+    print(f"requests {s['requests']}  throughput {s['throughput_rps']} req/s  errors {s['errors']}")
     print(f"{'kind':<14}{'requests':>9}{'errors':>8}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
     for kind, k in s["kinds"].items():
-        print(f"{kind:<14}{k['requests']:>9}{k['errors']:>8}{k['p50_ms']:>9}{k['p95_ms']:>9}"
-              f"{k['max_ms']:>9}")
+        print(
+            f"{kind:<14}{k['requests']:>9}{k['errors']:>8}{k['p50_ms']:>9}{k['p95_ms']:>9}"
+            f"{k['max_ms']:>9}"
+        )
     for sample in s["error_samples"]:
         print("  error:", sample)
     v = result["verify"]
-    print(f"deals confirmed {v['confirmed']}, stored once {v['stored_with_those_keys']}, "
-          f"missing {v['missing']}, duplicated {v['duplicated']}, gaps {v['sessions_with_gaps']}, "
-          f"aggregate mismatches {v['aggregate_rows_not_matching_lines']} -> "
-          f"{'OK' if v['ok'] else 'FAILED'}")
+    print(
+        f"deals confirmed {v['confirmed']}, stored once {v['stored_with_those_keys']}, "
+        f"missing {v['missing']}, duplicated {v['duplicated']}, gaps {v['sessions_with_gaps']}, "
+        f"aggregate mismatches {v['aggregate_rows_not_matching_lines']} -> "
+        f"{'OK' if v['ok'] else 'FAILED'}"
+    )
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database-url", default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_URL),
-                        help="PostgreSQL database to (re)create for the run")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_URL),
+        help="PostgreSQL database to (re)create for the run",
+    )
     parser.add_argument("--duration", type=float, default=120.0, help="seconds of load")
     parser.add_argument("--viewers", type=int, default=50)
     parser.add_argument("--scorekeepers", type=int, default=5)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
     parser.add_argument("--history", type=int, default=2000, help="past deals in the load club")
-    parser.add_argument("--viewer-think", type=float, default=0.0,
-                        help="mean pause between a viewer's requests (0 = as fast as possible)")
+    parser.add_argument(
+        "--viewer-think",
+        type=float,
+        default=0.0,
+        help="mean pause between a viewer's requests (0 = as fast as possible)",
+    )
     parser.add_argument("--keeper-think", type=float, default=0.0)
-    parser.add_argument("--max-requests", type=int, default=500_000,
-                        help="stop early after this many requests")
-    parser.add_argument("--reuse-db", action="store_true",
-                        help="keep the database of the previous run (no re-seeding of history)")
+    parser.add_argument(
+        "--max-requests", type=int, default=500_000, help="stop early after this many requests"
+    )
+    parser.add_argument(
+        "--reuse-db",
+        action="store_true",
+        help="keep the database of the previous run (no re-seeding of history)",
+    )
     parser.add_argument("--json", type=Path, default=ROOT / "var" / "loadtest.json")
     parser.add_argument("--log", type=Path, default=ROOT / "var" / "loadtest-gunicorn.log")
     args = parser.parse_args(argv)
@@ -308,9 +371,21 @@ def main(argv=None) -> int:
         recreate_database(args.database_url)
     prepare(env)
     seeded = subprocess.run(
-        [PYTHON, "-m", "loadtest.seed", "--demo", "--history", str(args.history),
-         "--scorekeepers", str(args.scorekeepers)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
+        [
+            PYTHON,
+            "-m",
+            "loadtest.seed",
+            "--demo",
+            "--history",
+            str(args.history),
+            "--scorekeepers",
+            str(args.scorekeepers),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
     if seeded.returncode != 0:
         raise SystemExit(seeded.stderr[-3000:])
@@ -324,13 +399,26 @@ def main(argv=None) -> int:
     server.start()
     try:
         threads = [
-            threading.Thread(target=viewer, args=(server, pages, stats, stop, i,
-                                                  args.viewer_think, args.max_requests))
+            threading.Thread(
+                target=viewer,
+                args=(server, pages, stats, stop, i, args.viewer_think, args.max_requests),
+            )
             for i in range(args.viewers)
         ] + [
-            threading.Thread(target=scorekeeper, args=(
-                server, keeper, world["players"], stats, stop, 1000 + i, args.keeper_think,
-                confirmed, args.max_requests))
+            threading.Thread(
+                target=scorekeeper,
+                args=(
+                    server,
+                    keeper,
+                    world["players"],
+                    stats,
+                    stop,
+                    1000 + i,
+                    args.keeper_think,
+                    confirmed,
+                    args.max_requests,
+                ),
+            )
             for i, keeper in enumerate(world["keepers"])
         ]
         started = time.perf_counter()
@@ -345,11 +433,17 @@ def main(argv=None) -> int:
         server.stop()
     result = {
         "machine": machine(),
-        "config": {"viewers": args.viewers, "scorekeepers": args.scorekeepers,
-                   "workers": args.workers, "threads": args.threads,
-                   "duration": args.duration, "history": args.history,
-                   "viewer_think": args.viewer_think, "keeper_think": args.keeper_think,
-                   "deals_before": world["deals"]},
+        "config": {
+            "viewers": args.viewers,
+            "scorekeepers": args.scorekeepers,
+            "workers": args.workers,
+            "threads": args.threads,
+            "duration": args.duration,
+            "history": args.history,
+            "viewer_think": args.viewer_think,
+            "keeper_think": args.keeper_think,
+            "deals_before": world["deals"],
+        },
         "load": summary(stats, elapsed),
         "verify": verify(args.database_url, confirmed, [k["session"] for k in world["keepers"]]),
     }

@@ -22,6 +22,7 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
     django.setup()
 
+    from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import transaction
     from django.urls import reverse
@@ -33,14 +34,16 @@ def main() -> None:
     from tournaments.services.players import player_get_or_create
     from tournaments.services.rulesets import ruleset_resolve
     from tournaments.services.sessions import session_create
-    from django.contrib.auth import get_user_model
 
     if args.demo:
         call_command("demo_data", "--if-empty", verbosity=0)
     club = Club.objects.filter(slug="load").first() or club_create(
-        slug="load", name="Load test club", is_public=True)
-    players = [player_get_or_create(club=club, name=n)
-               for n in ("Aoi", "Ren", "Mio", "Sora", "Yuto", "Hina", "Riku", "Kai")]
+        slug="load", name="Load test club", is_public=True
+    )
+    players = [
+        player_get_or_create(club=club, name=n)
+        for n in ("Aoi", "Ren", "Mio", "Sora", "Yuto", "Hina", "Riku", "Kai")
+    ]
     ids = [p.id for p in players]
     nap = ruleset_resolve(club=club, code="napoleon-wiki", game=Game.NAPOLEON)
     dai = ruleset_resolve(club=club, code="daifugo-common", game=Game.DAIFUGO)
@@ -63,22 +66,35 @@ def main() -> None:
                     deal_record(session=s_dai, data=daifugo(rng, ids))
                 recorded += 1
 
-    User = get_user_model()
+    user_model = get_user_model()
     keepers = []
     for i in range(1, args.scorekeepers + 1):
         name = f"keeper{i}"
-        user = User.objects.filter(username=name).first() or User.objects.create_user(
-            name, password=f"{name}-pass-2026")
+        user = user_model.objects.filter(username=name).first() or user_model.objects.create_user(
+            name, password=f"{name}-pass-2026"
+        )
         membership_set(club=club, user=user, role=Role.SCOREKEEPER)
         game = Game.NAPOLEON if i % 5 not in (4, 0) else Game.DAIFUGO
         session = session_create(
-            club=club, ruleset=nap if game == Game.NAPOLEON else dai, date=today,
-            table=f"L{i}-{timezone.now():%H%M%S}", user=user)
-        entry = reverse("deal_new" if game == Game.NAPOLEON else "round_new",
-                        args=[club.slug, session.pk])
-        keepers.append({"username": name, "password": f"{name}-pass-2026", "game": game,
-                        "session": session.pk, "entry": entry,
-                        "page": reverse("session_detail", args=[club.slug, session.pk])})
+            club=club,
+            ruleset=nap if game == Game.NAPOLEON else dai,
+            date=today,
+            table=f"L{i}-{timezone.now():%H%M%S}",
+            user=user,
+        )
+        entry = reverse(
+            "deal_new" if game == Game.NAPOLEON else "round_new", args=[club.slug, session.pk]
+        )
+        keepers.append(
+            {
+                "username": name,
+                "password": f"{name}-pass-2026",
+                "game": game,
+                "session": session.pk,
+                "entry": entry,
+                "page": reverse("session_detail", args=[club.slug, session.pk]),
+            }
+        )
     month = f"{today.year}/{today.month}"
     pages = [
         reverse("club_home", args=[club.slug]),
@@ -91,10 +107,18 @@ def main() -> None:
     ]
     old_sessions = club.sessions.exclude(table__startswith="L").values_list("pk", flat=True)[:5]
     pages += [reverse("session_detail", args=[club.slug, pk]) for pk in old_sessions]
-    print(json.dumps({
-        "club": club.slug, "players": ids, "keepers": keepers, "pages": pages,
-        "deals": Deal.objects.count(), "players_total": Player.objects.count(),
-    }))
+    print(
+        json.dumps(
+            {
+                "club": club.slug,
+                "players": ids,
+                "keepers": keepers,
+                "pages": pages,
+                "deals": Deal.objects.count(),
+                "players_total": Player.objects.count(),
+            }
+        )
+    )
 
 
 def napoleon(rng, ids):
@@ -104,9 +128,18 @@ def napoleon(rng, ids):
     solo = rng.random() < 0.1
     adjutant = None if solo else rng.choice([s for s in seats if s != nap])
     honours = max(0, min(20, bid + rng.randint(-4, 3)))
-    return {"seats": seats, "napoleon": nap, "bid": bid, "trump": rng.choice("SHDC"),
-            "called": "SA" if not solo else "HA", "adjutant": adjutant, "honours": honours,
-            "discarded": 0, "last_trick": None, "redeal": False}
+    return {
+        "seats": seats,
+        "napoleon": nap,
+        "bid": bid,
+        "trump": rng.choice("SHDC"),
+        "called": "SA" if not solo else "HA",
+        "adjutant": adjutant,
+        "honours": honours,
+        "discarded": 0,
+        "last_trick": None,
+        "redeal": False,
+    }
 
 
 def daifugo(rng, ids):

@@ -48,8 +48,13 @@ def server_env(database_url: str, static_root: Path, **extra: str) -> dict:
 
 def manage(env: dict, *args: str, timeout: float = 600, stdin: str | None = None) -> str:
     result = subprocess.run(
-        [PYTHON, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=timeout, input=stdin,
+        [PYTHON, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        input=stdin,
     )
     if result.returncode != 0:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stderr[-3000:]}")
@@ -63,8 +68,9 @@ def prepare(env: dict, *, skip_admin_static: bool = False) -> None:
     collect = [PYTHON, "manage.py", "collectstatic", "--noinput", "-v", "0"]
     if skip_admin_static:
         collect += ["--ignore", "admin"]
-    static = subprocess.Popen(collect, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True)
+    static = subprocess.Popen(
+        collect, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     try:
         manage(env, "migrate", "--noinput", "-v", "0")
     finally:
@@ -76,11 +82,22 @@ def prepare(env: dict, *, skip_admin_static: bool = False) -> None:
 class Server:
     """gunicorn on 127.0.0.1:<port>, started with the project's deploy configuration."""
 
-    def __init__(self, env: dict, *, port: int | None = None, workers: int = 2,
-                 threads: int = 1, log: Path | None = None):
+    def __init__(
+        self,
+        env: dict,
+        *,
+        port: int | None = None,
+        workers: int = 2,
+        threads: int = 1,
+        log: Path | None = None,
+    ):
         self.port = port or free_port()
-        self.env = {**env, "GUNICORN_BIND": f"127.0.0.1:{self.port}",
-                    "GUNICORN_WORKERS": str(workers), "GUNICORN_THREADS": str(threads)}
+        self.env = {
+            **env,
+            "GUNICORN_BIND": f"127.0.0.1:{self.port}",
+            "GUNICORN_WORKERS": str(workers),
+            "GUNICORN_THREADS": str(threads),
+        }
         self.log = log
         self.process: subprocess.Popen | None = None
 
@@ -88,7 +105,10 @@ class Server:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
             [GUNICORN, "-c", str(ROOT / "deploy" / "gunicorn.conf.py")],
-            cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=self.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: kill it and its workers only
         )
         deadline = time.monotonic() + timeout

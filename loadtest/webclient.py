@@ -35,8 +35,9 @@ class Response:
 
 
 class WebClient:
-    def __init__(self, host: str, port: int, *, forwarded_https: bool = False,
-                 timeout: float = 30.0):
+    def __init__(
+        self, host: str, port: int, *, forwarded_https: bool = False, timeout: float = 30.0
+    ):
         self.host, self.port, self.timeout = host, port, timeout
         self.forwarded_https = forwarded_https
         self.cookies: dict[str, str] = {}
@@ -53,8 +54,9 @@ class WebClient:
             self._conn.close()
             self._conn = None
 
-    def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict | None = None) -> Response:
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict | None = None
+    ) -> Response:
         head = {"Host": f"{self.host}:{self.port}", "User-Agent": "efuda-webclient"}
         if self.forwarded_https:
             head["X-Forwarded-Proto"] = "https"
@@ -120,9 +122,14 @@ class WebClient:
 
     def login(self, username: str, password: str) -> None:
         page = self.get("/accounts/login/")
-        response = self.post("/accounts/login/", {
-            "csrfmiddlewaretoken": self.token(page), "username": username, "password": password,
-        })
+        response = self.post(
+            "/accounts/login/",
+            {
+                "csrfmiddlewaretoken": self.token(page),
+                "username": username,
+                "password": password,
+            },
+        )
         if response.status != 302 or "sessionid" not in self.cookies:
             raise AssertionError(f"login as {username} failed: {response.status}")
 

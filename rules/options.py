@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from core.errors import EfudaError
+from core.i18n import N_
 from rules.presets import get_preset
 from rules.ruleset import RuleSet
 from rules.tables import PointTable, check_table, flat_table
 from rules.titles import DEFAULT_TITLE_POINTS, TITLES, check_title_points
-from scoring.errors import EfudaError
-from scoring.i18n import N_
 
 _NAPOLEON = ("napoleon-originator", "napoleon-wiki", "napoleon-joker")
 _DAIFUGO = ("daifugo-hyousube", "daifugo-common")
@@ -193,8 +193,9 @@ def _title_points(base: RuleSet, value: Any, changes: dict) -> dict[str, int]:
 def _point_table(base: RuleSet, value: Any, changes: dict) -> dict[str, dict[str, int]]:
     key = "point_table"
     if not isinstance(value, Mapping):
-        raise _error(key, "not_a_mapping",
-                     N_("The point table must map each player count to its points."))
+        raise _error(
+            key, "not_a_mapping", N_("The point table must map each player count to its points.")
+        )
     tables: dict[int, PointTable] = {}
     normalised: dict[str, dict[str, int]] = {}
     for raw_players, row in value.items():

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from core.errors import EfudaError
+from core.i18n import N_
 from rules.ruleset import RuleSet
 from rules.tables import flat_table, per_bid_table
 from rules.titles import DAIFUGO_PLAYERS, DEFAULT_TITLE_POINTS
-from scoring.errors import EfudaError
-from scoring.i18n import N_
 
 SEED_ORIGINATOR = "000_1128356349560f96.txt"
 SEED_WIKI = "001_0ca4ad3b19b09a45.txt"

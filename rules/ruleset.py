@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from core.errors import EfudaError
+from core.i18n import N_
 from rules.tables import PointTable, check_table
 from rules.titles import DEFAULT_TITLE_POINTS, check_title_points
-from scoring.errors import EfudaError
-from scoring.i18n import N_
 
 GAMES = ("napoleon", "daifugo")
 DISCARD_POLICIES = ("allies", "nobody", "napoleon", "last_trick")

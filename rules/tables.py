@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from scoring.errors import EfudaError
-from scoring.i18n import N_
+from core.errors import EfudaError
+from core.i18n import N_
 
 ANY_BID = 0
 """Key of the single row of a flat table: it applies to every bid."""

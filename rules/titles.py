@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from scoring.errors import EfudaError
-from scoring.i18n import N_
+from core.errors import EfudaError
+from core.i18n import N_
 
 TITLES: tuple[str, ...] = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
 
@@ -39,11 +39,7 @@ _TITLE_MISSING = N_("Title points need a whole number for each of %(titles)s.")
 
 def daifugo_titles(players: int) -> tuple[str, ...]:
     """Title codes by finishing position for a table of ``players`` (3 to 8)."""
-    if (
-        not isinstance(players, int)
-        or isinstance(players, bool)
-        or players not in DAIFUGO_PLAYERS
-    ):
+    if not isinstance(players, int) or isinstance(players, bool) or players not in DAIFUGO_PLAYERS:
         raise EfudaError(
             "order", "players_out_of_range", _PLAYERS_ERROR,
             {"min": DAIFUGO_PLAYERS[0], "max": DAIFUGO_PLAYERS[-1], "players": str(players)},

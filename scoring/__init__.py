@@ -36,5 +36,5 @@ Daifugō (大富豪), seeds 003, 004
         Seed 004: going out on a joker or a 2 (a 3 during a revolution) places you last.
 
 Entry points: ``scoring.napoleon.score_napoleon`` and ``scoring.daifugo.score_daifugo``;
-cards in ``scoring.cards``; the one user-facing error is ``scoring.errors.EfudaError``.
+cards in ``scoring.cards``; the one user-facing error is ``core.errors.EfudaError``.
 """

@@ -10,8 +10,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.errors import EfudaError
-from scoring.i18n import N_
+from core.errors import EfudaError
+from core.i18n import N_
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

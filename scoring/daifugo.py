@@ -20,11 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from core.errors import EfudaError
+from core.i18n import N_
+from core.messages import Message
 from rules.ruleset import RuleSet
 from rules.titles import TITLE_LABELS, daifugo_titles
-from scoring.errors import EfudaError
-from scoring.i18n import N_
-from scoring.messages import Message
 from scoring.validation import player_keys, shown
 
 
@@ -116,16 +116,20 @@ def _check_forbidden(value: object, order: tuple[str, ...], ruleset: RuleSet) ->
     if value is None:
         return frozenset()
     if not isinstance(value, (frozenset, set, tuple, list)):
-        raise EfudaError("forbidden", "not_a_list",
-                         N_("List the players who went out on a forbidden card."))
+        raise EfudaError(
+            "forbidden", "not_a_list", N_("List the players who went out on a forbidden card.")
+        )
     for player in value:
         if not isinstance(player, str) or player not in order:
             raise EfudaError("forbidden", "not_in_round",
                              N_("“%(player)s” did not play this round."),
                              {"player": shown(player)})  # fmt: skip
     if value and not ruleset.forbidden_finish:
-        raise EfudaError("forbidden", "forbidden_not_in_rules",
-                         N_("These rules have no forbidden finishing cards."))
+        raise EfudaError(
+            "forbidden",
+            "forbidden_not_in_rules",
+            N_("These rules have no forbidden finishing cards."),
+        )
     if order[-1] in value:
         raise EfudaError("forbidden", "last_did_not_go_out",
                          N_("%(player)s was left last and did not go out on any card."),
@@ -137,8 +141,9 @@ def _check_previous(value: object) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip():
-        raise EfudaError("previous_daifugo", "invalid_player",
-                         N_("The previous 大富豪 must be a player."))
+        raise EfudaError(
+            "previous_daifugo", "invalid_player", N_("The previous 大富豪 must be a player.")
+        )
     return value
 
 

@@ -10,12 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from core.errors import EfudaError
+from core.i18n import N_
+from core.messages import Message
 from rules.ruleset import RuleSet
 from rules.tables import point_row
 from scoring.cards import SUIT_SYMBOLS, TOTAL_HONOURS, bid_key, parse_card, parse_suit
-from scoring.errors import EfudaError
-from scoring.i18n import N_
-from scoring.messages import Message
 from scoring.napoleon_explain import explain, explain_redeal
 from scoring.validation import count, is_int, player_keys, seated, shown
 
@@ -95,8 +95,11 @@ def score_napoleon(deal: NapoleonDeal, ruleset: RuleSet) -> NapoleonResult:
         raise EfudaError("redeal", "not_a_bool", N_("Say whether the deal was a redeal."))
     if deal.redeal or (deal.napoleon is None and deal.bid is None):
         if deal.bid_log:
-            raise EfudaError("bid_log", "redeal_with_bids",
-                             N_("A redeal is a deal nobody bid on, but the log has bids."))
+            raise EfudaError(
+                "bid_log",
+                "redeal_with_bids",
+                N_("A redeal is a deal nobody bid on, but the log has bids."),
+            )
         return NapoleonResult(
             points={}, roles={}, army_count=0, won=False, solo=False, plan_b=False,
             all20=False, multiplier=0, redeal=True, explanation=(explain_redeal(),),
@@ -182,8 +185,9 @@ def _check_bid_log(log: object, deal: _Checked, ruleset: RuleSet) -> None:
     low, high = ruleset.bids[len(deal.seats)]
     for entry in log:
         if not isinstance(entry, (tuple, list)) or len(entry) != 3:
-            raise EfudaError("bid_log", "bad_entry",
-                             N_("Each bid in the log is a player, a count and a suit."))
+            raise EfudaError(
+                "bid_log", "bad_entry", N_("Each bid in the log is a player, a count and a suit.")
+            )
         player, bid, suit = entry
         seated(player, deal.seats, "bid_log")
         if not is_int(bid) or not low <= bid <= high:
@@ -200,11 +204,15 @@ def _check_bid_log(log: object, deal: _Checked, ruleset: RuleSet) -> None:
         return
     final = bid_key(deal.bid, deal.trump)
     if log[-1][0] != deal.napoleon:
-        raise EfudaError("bid_log", "last_bidder_not_napoleon",
-                         N_("The last bidder in the log must be the Napoleon."))
+        raise EfudaError(
+            "bid_log",
+            "last_bidder_not_napoleon",
+            N_("The last bidder in the log must be the Napoleon."),
+        )
     if final < previous or (final != previous and not ruleset.raise_after_exchange):
-        raise EfudaError("bid_log", "final_bid_mismatch",
-                         N_("The final bid must be the last bid in the log."))
+        raise EfudaError(
+            "bid_log", "final_bid_mismatch", N_("The final bid must be the last bid in the log.")
+        )
 
 
 def _discards_to(deal: _Checked, ruleset: RuleSet) -> str:

@@ -1,9 +1,9 @@
-"""The lines that explain a Napoleon score to the players (translatable, see scoring.i18n)."""
+"""The lines that explain a Napoleon score to the players (translatable, see core.i18n)."""
 
 from __future__ import annotations
 
-from scoring.i18n import N_
-from scoring.messages import Message
+from core.i18n import N_
+from core.messages import Message
 
 
 def explain_redeal() -> Message:
@@ -15,8 +15,22 @@ def _signed(value: int) -> str:
 
 
 def explain(
-    *, napoleon, adjutant, bid, trump, called, honours, discarded, discards_to, policy, army,
-    won, plan_b, all20, points, roles,
+    *,
+    napoleon,
+    adjutant,
+    bid,
+    trump,
+    called,
+    honours,
+    discarded,
+    discards_to,
+    policy,
+    army,
+    won,
+    plan_b,
+    all20,
+    points,
+    roles,
 ) -> tuple[Message, ...]:
     """Contract, count, outcome and points, in the order a scorekeeper reads them out."""
     lines = [_contract(napoleon, adjutant, bid, trump, called)]

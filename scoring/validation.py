@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.errors import EfudaError
-from scoring.i18n import N_
+from core.errors import EfudaError
+from core.i18n import N_
 
 
 def is_int(value: Any) -> bool:

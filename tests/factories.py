@@ -14,11 +14,12 @@ class UserFactory(factory.django.DjangoModelFactory):
         skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
+
     @factory.post_generation
-    def password(obj, create, extracted, **kwargs):
-        obj.set_password(extracted or "pass-word-123")
+    def password(self, create, extracted, **kwargs):
+        self.set_password(extracted or "pass-word-123")
         if create:
-            obj.save(update_fields=["password"])
+            self.save(update_fields=["password"])
 
 
 class ClubFactory(factory.django.DjangoModelFactory):

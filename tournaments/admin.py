@@ -3,6 +3,17 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
+from .models import (
+    BidAggregate,
+    Club,
+    ClubRuleSet,
+    Deal,
+    GameSession,
+    Membership,
+    Player,
+    ScoreLine,
+    StandingAggregate,
+)
 from .models.events import (
     Adjustment,
     DealConfirmation,
@@ -10,10 +21,6 @@ from .models.events import (
     TournamentEntry,
     TournamentRound,
     TournamentTable,
-)
-from .models import (
-    BidAggregate, Club, ClubRuleSet, Deal, GameSession, Membership, Player, ScoreLine,
-    StandingAggregate,
 )
 
 

@@ -40,8 +40,12 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 def _rc(salt: str) -> dict:
     # parse_math off: a player called "$x$" is a name, not a formula.
-    return {"svg.hashsalt": salt, "svg.fonttype": "path", "font.family": _fonts(),
-            "text.parse_math": False}
+    return {
+        "svg.hashsalt": salt,
+        "svg.fonttype": "path",
+        "font.family": _fonts(),
+        "text.parse_math": False,
+    }
 
 
 def _svg(fig: Figure) -> str:
@@ -70,11 +74,13 @@ def _ticks(ax, labels: Sequence[str]) -> None:
     ax.set_xticks(positions, [labels[i] for i in positions], rotation=45, ha="right")
 
 
-def line_chart(*, labels: Sequence[str], series: dict[str, Sequence[int]], title: str,
-               salt: str) -> str:
+def line_chart(
+    *, labels: Sequence[str], series: dict[str, Sequence[int]], title: str, salt: str
+) -> str:
     """Cumulative points: one line per series over the same month labels."""
-    return _line_chart(tuple(labels), tuple((k, tuple(v)) for k, v in series.items()),
-                       str(title), salt)
+    return _line_chart(
+        tuple(labels), tuple((k, tuple(v)) for k, v in series.items()), str(title), salt
+    )
 
 
 # A chart depends only on its data: the same data (no new deal since) reuses the drawing.
@@ -86,8 +92,15 @@ def _line_chart(labels: tuple, series: tuple, title: str, salt: str) -> str:
         ax = fig.add_subplot()
         colors = ("#9b1c1c", "#1d4e89", "#1b6e2f")
         for (name, values), color in zip(series.items(), colors, strict=False):
-            ax.plot(range(len(values)), values, marker="o", markersize=3, linewidth=1.6,
-                    color=color, label=name)
+            ax.plot(
+                range(len(values)),
+                values,
+                marker="o",
+                markersize=3,
+                linewidth=1.6,
+                color=color,
+                label=name,
+            )
         _style(ax)
         _ticks(ax, labels)
         if len(series) > 1:
@@ -96,8 +109,9 @@ def _line_chart(labels: tuple, series: tuple, title: str, salt: str) -> str:
         return _svg(fig)
 
 
-def bar_chart(*, labels: Sequence[str], values: Sequence[int], title: str, salt: str,
-              horizontal: bool = False) -> str:
+def bar_chart(
+    *, labels: Sequence[str], values: Sequence[int], title: str, salt: str, horizontal: bool = False
+) -> str:
     """Points per month (or per player): green above zero, red below."""
     return _bar_chart(tuple(labels), tuple(values), str(title), salt, horizontal)
 
@@ -129,6 +143,7 @@ def _bar_chart(labels: tuple, values: tuple, title: str, salt: str, horizontal: 
 
 # Builders from selector results (plain data in, SVG out).
 
+
 def standings_chart(standings) -> str | None:
     """Points per player, best first; None when nobody has played."""
     from django.utils.translation import gettext
@@ -136,9 +151,13 @@ def standings_chart(standings) -> str | None:
     rows = standings.rows[:40]
     if not rows:
         return None
-    return bar_chart(labels=[r.name for r in rows], values=[r.points for r in rows],
-                     title=gettext("Points by player"), horizontal=True,
-                     salt=f"standings-{standings.game}-{standings.period.key}")
+    return bar_chart(
+        labels=[r.name for r in rows],
+        values=[r.points for r in rows],
+        title=gettext("Points by player"),
+        horizontal=True,
+        salt=f"standings-{standings.game}-{standings.period.key}",
+    )
 
 
 def player_charts(stats) -> tuple[str | None, str | None]:
@@ -164,8 +183,13 @@ def player_charts(stats) -> tuple[str | None, str | None]:
             values.append(running)
         series[str(Game(game).label)] = values
     salt = f"player-{stats.player.pk}"
-    cumulative = line_chart(labels=months, series=series,
-                            title=gettext("Cumulative points"), salt=salt + "-c")
-    monthly = bar_chart(labels=months, values=[monthly_total[m] for m in months],
-                        title=gettext("Points per month"), salt=salt + "-m")
+    cumulative = line_chart(
+        labels=months, series=series, title=gettext("Cumulative points"), salt=salt + "-c"
+    )
+    monthly = bar_chart(
+        labels=months,
+        values=[monthly_total[m] for m in months],
+        title=gettext("Points per month"),
+        salt=salt + "-m",
+    )
     return cumulative, monthly

@@ -10,8 +10,17 @@ from .models import Game
 from .selectors.standings import TITLE_FIELDS, Standings
 
 COMMON = ("rank", "player", "points", "deals", "average")
-NAPOLEON = ("napoleon_deals", "napoleon_wins", "win_rate", "adjutant_deals", "adjutant_wins",
-            "solo_deals", "solo_wins", "plan_b_suffered", "plan_b_inflicted")
+NAPOLEON = (
+    "napoleon_deals",
+    "napoleon_wins",
+    "win_rate",
+    "adjutant_deals",
+    "adjutant_wins",
+    "solo_deals",
+    "solo_wins",
+    "plan_b_suffered",
+    "plan_b_inflicted",
+)
 DAIFUGO = (*TITLE_FIELDS, "miyako_ochi", "forbidden")
 
 

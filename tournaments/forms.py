@@ -14,13 +14,18 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.errors import EfudaError
 from rules import OPTION_SPECS, PRESETS
-from scoring.errors import EfudaError
 
 from .i18n import error_text
 from .models import Role
 
 SOLO = "solo"
+
+
+def is_row_id(text: str) -> bool:
+    """ASCII digits that fit a database id ("²" is a digit to ``str.isdigit``; 2**63 overflows)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 class IntListField(forms.Field):
@@ -34,7 +39,7 @@ class IntListField(forms.Field):
             item = str(item).strip()
             if not item:
                 continue
-            if not item.isdigit():
+            if not is_row_id(item):
                 raise forms.ValidationError(_("Choose players from the list."), code="invalid")
             if int(item) not in result:
                 result.append(int(item))
@@ -115,7 +120,7 @@ class NapoleonDealForm(EntryBase):
             "trump": (c.get("trump") or "").strip() or None,
             "called": self.called_code(),
             "adjutant": None if adjutant in ("", SOLO) else (
-                int(adjutant) if adjutant.isdigit() else adjutant),
+                int(adjutant) if is_row_id(adjutant) else adjutant),
             "honours": c.get("honours") or 0,
             "discarded": c.get("discarded") or 0,
             "last_trick": c.get("last_trick") or None,
@@ -233,7 +238,9 @@ class RuleSetForm(forms.Form):
                 field = forms.IntegerField(label=label, required=False)
             else:
                 field = forms.CharField(
-                    label=label, required=False, widget=forms.Textarea(attrs={"rows": 3}),
+                    label=label,
+                    required=False,
+                    widget=forms.Textarea(attrs={"rows": 3}),
                 )
             field.help_text = _(spec.help)
             self.fields[name] = field

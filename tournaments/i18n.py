@@ -4,8 +4,7 @@ from collections.abc import Mapping, Sequence
 
 from django.utils.translation import gettext
 
-from scoring.errors import EfudaError
-
+from core.errors import EfudaError
 
 # Parameters of the core's messages that hold a player key (or a ", "-joined list of keys).
 # Only these are mapped to names, so a bid of 25 never turns into the name of player 25.

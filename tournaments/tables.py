@@ -13,8 +13,9 @@ class SessionTable(tables.Table):
     table = tables.Column(verbose_name=_("Table"))
     game = tables.Column(verbose_name=_("Game"))
     ruleset = tables.Column(verbose_name=_("Rule set"), orderable=False)
-    deal_count = tables.Column(verbose_name=_("Deals"), attrs={"td": {"class": "num"},
-                                                              "th": {"class": "num"}})
+    deal_count = tables.Column(
+        verbose_name=_("Deals"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+    )
 
     class Meta:
         model = GameSession
@@ -43,10 +44,12 @@ class SessionTotalsTable(tables.Table):
 
     rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
     name = tables.Column(verbose_name=_("Player"))
-    points = tables.Column(verbose_name=_("Points"), attrs={"td": {"class": "num"},
-                                                           "th": {"class": "num"}})
-    deals = tables.Column(verbose_name=_("Deals"), attrs={"td": {"class": "num"},
-                                                         "th": {"class": "num"}})
+    points = tables.Column(
+        verbose_name=_("Points"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+    )
+    deals = tables.Column(
+        verbose_name=_("Deals"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+    )
 
     class Meta:
         orderable = False
@@ -56,8 +59,9 @@ class SessionTotalsTable(tables.Table):
 
     def render_name(self, value, record):
         if record.is_winner:
-            return format_html('<span class="crown" aria-hidden="true">★</span> <bdi>{}</bdi>',
-                               value)
+            return format_html(
+                '<span class="crown" aria-hidden="true">★</span> <bdi>{}</bdi>', value
+            )
         return format_html("<bdi>{}</bdi>", value)
 
     def render_points(self, value):

@@ -18,19 +18,26 @@ _DROPPED = pgettext_lazy("tournament player", "dropped")
 class TournamentStandingsTable(tables.Table):
     rank = _Num(verbose_name=_("Rank"))
     name = tables.TemplateColumn(
-        "<bdi>{{ value }}</bdi>{% if record.dropped_at_round %} <small class=\"muted\">"
+        '<bdi>{{ value }}</bdi>{% if record.dropped_at_round %} <small class="muted">'
         "({% load i18n %}{% translate 'dropped' context 'tournament player' %})</small>{% endif %}",
-        verbose_name=_("Player"), attrs={"td": {"class": "player"}},
+        verbose_name=_("Player"),
+        attrs={"td": {"class": "player"}},
     )
     total = _Num(verbose_name=_("Total"))
     points = _Num(verbose_name=_("Points"))
     rank_points = _Num(verbose_name=_("Rank pts"))
     adjustments = _Num(verbose_name=_("Adj."))
-    table_wins = _Num(verbose_name=_("Wins"), attrs={
-        "th": {"class": "num", "title": _("table wins: rounds finished on top of the table")},
-        "td": {"class": "num"}})
-    rounds = _Num(verbose_name=_("Rounds"), attrs={
-        "th": {"class": "num ev-wide"}, "td": {"class": "num ev-wide"}})
+    table_wins = _Num(
+        verbose_name=_("Wins"),
+        attrs={
+            "th": {"class": "num", "title": _("table wins: rounds finished on top of the table")},
+            "td": {"class": "num"},
+        },
+    )
+    rounds = _Num(
+        verbose_name=_("Rounds"),
+        attrs={"th": {"class": "num ev-wide"}, "td": {"class": "num ev-wide"}},
+    )
 
     class Meta:
         template_name = "django_tables2/table.html"

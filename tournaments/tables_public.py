@@ -24,8 +24,10 @@ class StandingsTable(tables.Table):
     name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
     points = NumberColumn(verbose_name=_("Points"))
     deals = NumberColumn(verbose_name=_("Deals"))
-    average = NumberColumn(verbose_name=_("Avg"), attrs={
-        "th": {"class": "num", "title": _("average per deal")}, "td": {"class": "num"}})
+    average = NumberColumn(
+        verbose_name=_("Avg"),
+        attrs={"th": {"class": "num", "title": _("average per deal")}, "td": {"class": "num"}},
+    )
 
     class Meta:
         # The body is written out plainly (cell-by-cell rendering cost ~2 ms a row);
@@ -55,6 +57,7 @@ class NapoleonStandingsTable(StandingsTable):
 
     class Meta(StandingsTable.Meta):  # django-tables2 reads Meta from each class body
         pass
+
     napoleon_deals = NumberColumn(verbose_name=_("As Napoleon"))
     napoleon_wins = NumberColumn(verbose_name=_("Napoleon wins"))
     win_rate = NumberColumn(verbose_name=_("Win rate"))
@@ -67,8 +70,10 @@ class NapoleonStandingsTable(StandingsTable):
 
 def _title_column(code: str) -> NumberColumn:
     japanese, english = TITLE_LABELS[code]
-    return NumberColumn(verbose_name=japanese, attrs={
-        "th": {"class": "num", "title": _(english)}, "td": {"class": "num"}})
+    return NumberColumn(
+        verbose_name=japanese,
+        attrs={"th": {"class": "num", "title": _(english)}, "td": {"class": "num"}},
+    )
 
 
 class DaifugoStandingsTable(StandingsTable):
@@ -76,14 +81,19 @@ class DaifugoStandingsTable(StandingsTable):
 
     class Meta(StandingsTable.Meta):  # django-tables2 reads Meta from each class body
         pass
+
     title_daifugo = _title_column("daifugo")
     title_fugo = _title_column("fugo")
     title_heimin = _title_column("heimin")
     title_hinmin = _title_column("hinmin")
     title_daihinmin = _title_column("daihinmin")
-    miyako_ochi = NumberColumn(verbose_name="都落ち", attrs={
-        "th": {"class": "num", "title": _("fell from 大富豪 (miyako-ochi)")},
-        "td": {"class": "num"}})
+    miyako_ochi = NumberColumn(
+        verbose_name="都落ち",
+        attrs={
+            "th": {"class": "num", "title": _("fell from 大富豪 (miyako-ochi)")},
+            "td": {"class": "num"},
+        },
+    )
 
 
 def standings_table(game: str, rows, *, club_slug: str, request=None):

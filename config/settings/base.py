@@ -86,8 +86,11 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL + a busy timeout let a reader and a scorekeeper work at the same time.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE",
-         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -124,7 +127,8 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/semantic.html"
 
 # Japanese font used for PDFs (installed from Debian's fonts-ipaexfont-gothic).
 PDF_FONT_PATHS = [
-    Path(p) for p in env_list(
+    Path(p)
+    for p in env_list(
         "PDF_FONT_PATHS",
         "/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf,"
         "/usr/share/fonts/truetype/fonts-japanese-gothic.ttf",

@@ -54,6 +54,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+
 # django-axes behind the proxy: REMOTE_ADDR is always nginx (127.0.0.1), so lockouts would be
 # per username for everyone. nginx sets X-Real-IP to the client's address; gunicorn listens on
 # loopback only, so no one else can send that header.
@@ -63,9 +64,7 @@ def axes_client_ip(request) -> str | None:
 
 AXES_CLIENT_IP_CALLABLE = axes_client_ip
 
-ADMINS = [
-    (addr.split("@")[0], addr) for addr in env_list("ADMIN_EMAILS")
-]
+ADMINS = [(addr.split("@")[0], addr) for addr in env_list("ADMIN_EMAILS")]
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "efuda@localhost")
 
 LOGGING = {

@@ -9,8 +9,14 @@ import pytest
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture(scope="session")
@@ -26,8 +32,12 @@ def browser():
 
 @pytest.fixture
 def phone(browser):
-    context = browser.new_context(viewport={"width": 360, "height": 640}, locale="ja-JP",
-                                  device_scale_factor=1, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640},
+        locale="ja-JP",
+        device_scale_factor=1,
+        has_touch=True,
+    )
     page = context.new_page()
     page.set_default_timeout(15000)
     yield page

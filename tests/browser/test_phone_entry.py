@@ -1,7 +1,7 @@
 """The heart of the product at 360×640: record a Napoleon deal and a Daifugō round by taps."""
 
-import os
 import datetime
+import os
 from pathlib import Path
 
 import pytest
@@ -33,10 +33,20 @@ def test_record_napoleon_deal_and_daifugo_round(live_server, phone):
     names = ["太郎", "花子", "Ken", "ゆき", "Sam", "次郎"]
     players = [factories.PlayerFactory(club=club, name=n) for n in names]
     day = datetime.date(2026, 11, 20)
-    nap = factories.session(club=club, date=day, ruleset=factories.ClubRuleSetFactory(
-        club=club, code="napoleon-wiki", preset="napoleon-wiki"))
-    dai = factories.session(club=club, date=day, ruleset=factories.ClubRuleSetFactory(
-        club=club, code="daifugo-common", preset="daifugo-common"))
+    nap = factories.session(
+        club=club,
+        date=day,
+        ruleset=factories.ClubRuleSetFactory(
+            club=club, code="napoleon-wiki", preset="napoleon-wiki"
+        ),
+    )
+    dai = factories.session(
+        club=club,
+        date=day,
+        ruleset=factories.ClubRuleSetFactory(
+            club=club, code="daifugo-common", preset="daifugo-common"
+        ),
+    )
     page = phone
 
     entry = reverse("deal_new", args=[club.slug, nap.pk])
@@ -77,7 +87,7 @@ def test_record_napoleon_deal_and_daifugo_round(live_server, phone):
     assert page.locator(f'[data-total="{seated[4].id}"]').inner_text() == "-1"
     assert Deal.objects.count() == 1 and ScoreLine.objects.count() == 5
     # The next deal starts with the same table seated.
-    assert page.locator('input[name=seats]:checked').count() == 5
+    assert page.locator("input[name=seats]:checked").count() == 5
     assert no_horizontal_scroll(page)
 
     rounds = reverse("round_new", args=[club.slug, dai.pk])

@@ -46,8 +46,15 @@ def fill_napoleon(page, seats, names):
 def test_two_tables_record_at_once_and_standings_update(browser, live_server):
     club = factories.ClubFactory()
     wiki = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
-    t = svc.tournament_create(club=club, name="Browser Cup", date=datetime.date(2026, 11, 21),
-                              ruleset=wiki, is_public=True, seed=3, minutes_per_round=30)
+    t = svc.tournament_create(
+        club=club,
+        name="Browser Cup",
+        date=datetime.date(2026, 11, 21),
+        ruleset=wiki,
+        is_public=True,
+        seed=3,
+        minutes_per_round=30,
+    )
     for i in range(1, 11):
         svc.entry_add(tournament=t, name=f"Player{i:02d}", checked_in=True)
     rnd = svc.round_start(rnd=svc.round_draw(tournament=t))
@@ -87,7 +94,8 @@ def test_two_tables_record_at_once_and_standings_update(browser, live_server):
             """name => [...document.querySelectorAll('table.ev-standings tr')]
                  .some(tr => tr.textContent.includes(name)
                       && tr.querySelectorAll('td')[2].textContent.trim() === '2')""",
-            arg=name, timeout=15000,
+            arg=name,
+            timeout=15000,
         )
     first_rows = viewer.locator("table.ev-standings tbody tr >> nth=0").inner_text()
     assert any(name in first_rows for name in winners)
@@ -101,8 +109,9 @@ def test_two_tables_record_at_once_and_standings_update(browser, live_server):
     client = Client()
     client.force_login(staff)
     ctx, page = phone_context(browser)
-    ctx.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                      "url": live_server.url}])
+    ctx.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
     for path in (f"/t/{t.pk}/manage/", f"/t/{t.pk}/", f"/t/{t.pk}/table/{tables[1].pk}/"):
         page.goto(live_server.url + path)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, path

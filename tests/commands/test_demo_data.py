@@ -41,7 +41,7 @@ def test_demo_club_with_two_months_of_both_games():
         assert user.check_password(f"{username}-pass")
 
     today = timezone.localdate()
-    previous = (today.replace(day=1) - datetime.timedelta(days=1))
+    previous = today.replace(day=1) - datetime.timedelta(days=1)
     sessions = GameSession.objects.filter(club=club)
     months = {(_month(s.date), s.game) for s in sessions}
     assert months == {(m, g) for m in (_month(today), _month(previous))
@@ -102,10 +102,22 @@ def test_if_empty_leaves_a_site_with_a_club_alone():
 @pytest.mark.parametrize(
     ("today", "expected"),
     [
-        (datetime.date(2026, 11, 23), ["2026-10-03", "2026-10-10", "2026-10-17", "2026-10-24",
-                                       "2026-11-03", "2026-11-10", "2026-11-17"]),
-        (datetime.date(2027, 1, 2), ["2026-12-03", "2026-12-10", "2026-12-17", "2026-12-24",
-                                     "2027-01-02"]),
+        (
+            datetime.date(2026, 11, 23),
+            [
+                "2026-10-03",
+                "2026-10-10",
+                "2026-10-17",
+                "2026-10-24",
+                "2026-11-03",
+                "2026-11-10",
+                "2026-11-17",
+            ],
+        ),
+        (
+            datetime.date(2027, 1, 2),
+            ["2026-12-03", "2026-12-10", "2026-12-17", "2026-12-24", "2027-01-02"],
+        ),
     ],
 )
 def test_club_nights_are_last_month_and_this_month_until_yesterday(today, expected):

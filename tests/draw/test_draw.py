@@ -18,8 +18,9 @@ def run(n, rounds, sizes, method="mixing", seed=0):
     players = [f"p{i}" for i in range(1, n + 1)]
     past = []
     for r in range(1, rounds + 1):
-        d = make_draw(players, sizes_allowed=sizes, history=past, method=method,
-                      seed=seed * 100 + r)
+        d = make_draw(
+            players, sizes_allowed=sizes, history=past, method=method, seed=seed * 100 + r
+        )
         past.append(PastRound(d.tables, d.sitouts))
     return players, past
 
@@ -38,14 +39,17 @@ def test_draw_imports_no_django():
                 assert not name.startswith(("django", "tournaments")), (path, name)
 
 
-@pytest.mark.parametrize(("n", "sizes", "expected"), [
-    (23, WIKI, ((5, 5, 5, 4, 4), 0)),
-    (20, WIKI, ((5, 5, 5, 5), 0)),
-    (7, WIKI, ((6,), 1)),
-    (23, JOKER, ((5, 5, 5, 5), 3)),
-    (4, WIKI, ((4,), 0)),
-    (9, (4, 5), ((5, 4), 0)),
-])
+@pytest.mark.parametrize(
+    ("n", "sizes", "expected"),
+    [
+        (23, WIKI, ((5, 5, 5, 4, 4), 0)),
+        (20, WIKI, ((5, 5, 5, 5), 0)),
+        (7, WIKI, ((6,), 1)),
+        (23, JOKER, ((5, 5, 5, 5), 3)),
+        (4, WIKI, ((4,), 0)),
+        (9, (4, 5), ((5, 4), 0)),
+    ],
+)
 def test_choose_sizes(n, sizes, expected):
     assert choose_sizes(n, sizes) == expected
 
@@ -79,9 +83,9 @@ def test_deterministic_for_a_seed(method):
     players = list(range(1, 24))
     kwargs = {"sizes_allowed": WIKI, "method": method, "standings": {p: p % 7 for p in players}}
     history = [PastRound(((1, 2, 3, 4, 5),))]
-    assert make_draw(players, seed=3, history=history, **kwargs) == \
-        make_draw(list(reversed(players)) if method != "fixed" else players, seed=3,
-                  history=history, **kwargs)
+    assert make_draw(players, seed=3, history=history, **kwargs) == make_draw(
+        list(reversed(players)) if method != "fixed" else players, seed=3, history=history, **kwargs
+    )
     if method != "fixed":
         assert make_draw(players, seed=3, **kwargs) != make_draw(players, seed=4, **kwargs)
 
@@ -115,11 +119,13 @@ def test_table_sizes_spread():
 def test_swiss_groups_by_standing():
     players = list(range(1, 21))
     # Round 1 mixed the later standings groups, so grouping by standing repeats nobody.
-    history = [PastRound(((1, 6, 11, 16, 2), (7, 12, 17, 3, 8), (13, 18, 4, 9, 14),
-                          (19, 5, 10, 15, 20)))]
+    history = [
+        PastRound(((1, 6, 11, 16, 2), (7, 12, 17, 3, 8), (13, 18, 4, 9, 14), (19, 5, 10, 15, 20)))
+    ]
     standings = {p: 100 - p for p in players}  # 1 best, 20 worst
-    d = make_draw(players, sizes_allowed=JOKER, history=history, method="swiss",
-                  standings=standings, seed=1)
+    d = make_draw(
+        players, sizes_allowed=JOKER, history=history, method="swiss", standings=standings, seed=1
+    )
     top = d.tables[0]
     assert sum(top) / len(top) < 7  # mostly the leaders
     assert sum(d.tables[-1]) / 5 > 14

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from scoring.errors import EfudaError
+from core.errors import EfudaError
 from tests import factories
 from tests.events.conftest import napoleon_win
 from tournaments.models import ConfirmationState, Deal, GameSession, PinAttempt
@@ -153,16 +153,25 @@ def test_table_deal_needs_seated_entry_and_the_table_players(make_tournament):
     with pytest.raises(EfudaError) as err:
         svc.table_deal_record(table=table, data=wrong, entry=entries[table.seats[0]])
     assert err.value.field == "seats"
-    deal = svc.table_deal_record(table=table, data=napoleon_win(table.seats),
-                                 entry=entries[table.seats[0]], submission_key="k1")
+    deal = svc.table_deal_record(
+        table=table,
+        data=napoleon_win(table.seats),
+        entry=entries[table.seats[0]],
+        submission_key="k1",
+    )
     assert deal.session_id == table.session_id
-    again = svc.table_deal_record(table=table, data=napoleon_win(table.seats),
-                                  entry=entries[table.seats[0]], submission_key="k1")
+    again = svc.table_deal_record(
+        table=table,
+        data=napoleon_win(table.seats),
+        entry=entries[table.seats[0]],
+        submission_key="k1",
+    )
     assert again.pk == deal.pk and Deal.objects.count() == 1
     svc.round_finish(rnd=rnd)
     with pytest.raises(EfudaError) as err:
-        svc.table_deal_record(table=table, data=napoleon_win(table.seats),
-                              entry=entries[table.seats[0]])
+        svc.table_deal_record(
+            table=table, data=napoleon_win(table.seats), entry=entries[table.seats[0]]
+        )
     assert err.value.code == "round_finished"
 
 
@@ -195,8 +204,9 @@ def test_confirmation_flow(make_tournament):
 
 def test_without_confirmation_deals_count_at_once(make_tournament):
     t, rnd, table, entries = _started(make_tournament)
-    svc.table_deal_record(table=table, data=napoleon_win(table.seats),
-                          entry=entries[table.seats[3]])
+    svc.table_deal_record(
+        table=table, data=napoleon_win(table.seats), entry=entries[table.seats[3]]
+    )
     pts = _points(t)
     assert [pts[p] for p in table.seats] == [2, 1, -1, -1, -1]
 
@@ -205,8 +215,9 @@ def test_penalties_in_standings_and_history(make_tournament, users):
     t, rnd, table, entries = _started(make_tournament)
     svc.table_deal_record(table=table, data=napoleon_win(table.seats), staff=True)
     victim = entries[table.seats[0]]
-    adj = svc.adjustment_add(entry=victim, points="-1.5", reason="slow play", round_number=1,
-                             user=users["owner"])
+    adj = svc.adjustment_add(
+        entry=victim, points="-1.5", reason="slow play", round_number=1, user=users["owner"]
+    )
     standings = sel.tournament_standings(tournament=t)
     row = next(r for r in standings.rows if r.player_id == victim.player_id)
     assert row.points == 2 and row.adjustments == Decimal("-1.5") and row.total == Decimal("0.5")
@@ -238,7 +249,11 @@ def test_rank_points_mode_and_tiebreaks(make_tournament):
 
 def test_rank_points_function():
     assert sel.rank_points({1: 3, 2: 1, 3: 1, 4: -5}) == {
-        1: Decimal("10.00"), 2: Decimal("5.00"), 3: Decimal("5.00"), 4: Decimal("0.00")}
+        1: Decimal("10.00"),
+        2: Decimal("5.00"),
+        3: Decimal("5.00"),
+        4: Decimal("0.00"),
+    }
 
 
 def test_timer_start_stop_resume(make_tournament):
@@ -271,8 +286,9 @@ def test_create_validates(club, wiki):
         svc.tournament_create(club=club, name=" ", date=datetime.date(2026, 1, 1), ruleset=wiki)
     assert err.value.field == "name"
     with pytest.raises(EfudaError) as err:
-        svc.tournament_create(club=club, name="x", date=datetime.date(2026, 1, 1), ruleset=wiki,
-                              table_size=7)
+        svc.tournament_create(
+            club=club, name="x", date=datetime.date(2026, 1, 1), ruleset=wiki, table_size=7
+        )
     assert err.value.field == "table_size"
     other = factories.ClubRuleSetFactory(club=factories.ClubFactory())
     with pytest.raises(EfudaError) as err:

@@ -28,17 +28,28 @@ def login_pin(client, t, entry):
 
 def record_post(table):
     data = napoleon_win(table.seats)
-    return {"seats": table.seats, "napoleon": data["napoleon"], "bid": "13", "trump": "S",
-            "called_suit": "S", "called_rank": "A", "adjutant": str(data["adjutant"]),
-            "honours": "14", "discarded": "0", "last_trick": ""}
+    return {
+        "seats": table.seats,
+        "napoleon": data["napoleon"],
+        "bid": "13",
+        "trump": "S",
+        "called_suit": "S",
+        "called_rank": "A",
+        "adjutant": str(data["adjutant"]),
+        "honours": "14",
+        "discarded": "0",
+        "last_trick": "",
+    }
 
 
 def test_private_tournament_invisible_to_outsiders(client, users, running):
     t, rnd, tables = running
-    urls = [reverse("tournament_detail", args=[t.pk]),
-            reverse("tournament_standings", args=[t.pk]),
-            reverse("tournament_table", args=[t.pk, tables[0].pk]),
-            reverse("tournament_results_pdf", args=[t.pk])]
+    urls = [
+        reverse("tournament_detail", args=[t.pk]),
+        reverse("tournament_standings", args=[t.pk]),
+        reverse("tournament_table", args=[t.pk, tables[0].pk]),
+        reverse("tournament_results_pdf", args=[t.pk]),
+    ]
     for url in urls:
         assert client.get(url).status_code == 404
     client.force_login(users["outsider"])
@@ -74,17 +85,25 @@ STAFF_POSTS = [
 
 
 @pytest.mark.parametrize(("name", "args"), STAFF_POSTS)
-@pytest.mark.parametrize(("role", "expected"), [
-    ("anonymous", 302), ("outsider", 404), ("member", 403), ("scorekeeper", 302),
-    ("owner", 302),
-])
+@pytest.mark.parametrize(
+    ("role", "expected"),
+    [
+        ("anonymous", 302),
+        ("outsider", 404),
+        ("member", 403),
+        ("scorekeeper", 302),
+        ("owner", 302),
+    ],
+)
 def test_staff_write_matrix(client, users, running, name, args, role, expected):
     t, rnd, tables = running
     entry = t.entries.first()
     if role != "anonymous":
         client.force_login(users[role])
-    response = client.post(reverse(name, args=args(t, rnd, entry)),
-                           {"name": "新人", "points": "-1", "reason": "late", "entry": entry.pk})
+    response = client.post(
+        reverse(name, args=args(t, rnd, entry)),
+        {"name": "新人", "points": "-1", "reason": "late", "entry": entry.pk},
+    )
     assert response.status_code == expected
     if role == "anonymous":
         assert "/accounts/login/" in response["Location"]
@@ -96,18 +115,36 @@ def test_manage_page_and_create(client, users, club, wiki):
     client.force_login(users["member"])
     assert client.get(reverse("tournament_new", args=[club.slug])).status_code == 403
     client.force_login(users["scorekeeper"])
-    response = client.post(reverse("tournament_new", args=[club.slug]), {
-        "name": "新人戦", "date": "2026-12-05", "ruleset": wiki.pk, "rounds_planned": "3",
-        "draw_method": "mixing", "standings_mode": "raw"})
+    response = client.post(
+        reverse("tournament_new", args=[club.slug]),
+        {
+            "name": "新人戦",
+            "date": "2026-12-05",
+            "ruleset": wiki.pk,
+            "rounds_planned": "3",
+            "draw_method": "mixing",
+            "standings_mode": "raw",
+        },
+    )
     t = Tournament.objects.get(name="新人戦")
     assert response.status_code == 302 and t.created_by == users["scorekeeper"]
-    client.post(reverse("tournament_entry_add", args=[t.pk]), {"name": "<b>x</b>",
-                                                              "checked_in": "on"})
+    client.post(
+        reverse("tournament_entry_add", args=[t.pk]), {"name": "<b>x</b>", "checked_in": "on"}
+    )
     page = client.get(reverse("tournament_manage", args=[t.pk])).content.decode()
     assert "&lt;b&gt;x&lt;/b&gt;" in page and "<b>x</b>" not in page
-    error = client.post(reverse("tournament_new", args=[club.slug]), {
-        "name": "x", "date": "2026-12-05", "ruleset": wiki.pk, "rounds_planned": "3",
-        "draw_method": "mixing", "standings_mode": "raw", "table_size": "7"})
+    error = client.post(
+        reverse("tournament_new", args=[club.slug]),
+        {
+            "name": "x",
+            "date": "2026-12-05",
+            "ruleset": wiki.pk,
+            "rounds_planned": "3",
+            "draw_method": "mixing",
+            "standings_mode": "raw",
+            "table_size": "7",
+        },
+    )
     assert error.status_code == 200 and "Tables of 7 players" in error.content.decode()
 
 
@@ -134,8 +171,9 @@ def test_pin_holder_records_at_own_table_only(client, running):
     assert client.get(reverse("tournament_table", args=[t.pk, other.pk])).status_code == 403
     ok = client.post(reverse("tournament_table_record", args=[t.pk, mine.pk]), record_post(mine))
     assert ok.status_code == 302 and Deal.objects.filter(session=mine.session).count() == 1
-    denied = client.post(reverse("tournament_table_record", args=[t.pk, other.pk]),
-                         record_post(other))
+    denied = client.post(
+        reverse("tournament_table_record", args=[t.pk, other.pk]), record_post(other)
+    )
     assert denied.status_code == 403 and not Deal.objects.filter(session=other.session).exists()
     bad = record_post(mine) | {"bid": "3"}
     response = client.post(reverse("tournament_table_record", args=[t.pk, mine.pk]), bad)
@@ -179,8 +217,11 @@ def test_confirm_by_second_player_via_views(client, make_tournament):
 def test_pdfs(client, users, running):
     t, rnd, tables = running
     client.force_login(users["scorekeeper"])
-    for name, args in [("tournament_seating_pdf", [t.pk, 1]), ("tournament_slips_pdf", [t.pk, 1]),
-                       ("tournament_results_pdf", [t.pk])]:
+    for name, args in [
+        ("tournament_seating_pdf", [t.pk, 1]),
+        ("tournament_slips_pdf", [t.pk, 1]),
+        ("tournament_results_pdf", [t.pk]),
+    ]:
         response = client.get(reverse(name, args=args))
         assert response.status_code == 200 and response.content.startswith(b"%PDF")
     with_pins = client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": "1"})

@@ -19,12 +19,12 @@ def _sqlite_file_template(tmp_path_factory, django_db_setup, django_db_blocker):
         return
     path = tmp_path_factory.mktemp("sqlite") / "efuda-concurrency.sqlite3"
     settings_dict = {**current, "NAME": str(path), "TEST": {**current.get("TEST", {})}}
-    with django_db_blocker.unblock(), _swapped(settings_dict):
+    with django_db_blocker.unblock(), _Swapped(settings_dict):
         call_command("migrate", verbosity=0, interactive=False)
     yield settings_dict
 
 
-class _swapped:
+class _Swapped:
     """Point the default alias (this thread and every new thread) at another database."""
 
     def __init__(self, settings_dict):
@@ -56,7 +56,7 @@ def threaded_db(transactional_db, _sqlite_file_template, django_db_blocker):
     if _sqlite_file_template is None:
         yield connections["default"].vendor
         return
-    with _swapped(_sqlite_file_template):
+    with _Swapped(_sqlite_file_template):
         try:
             yield "sqlite-file"
         finally:

@@ -17,17 +17,34 @@ def napoleon_data(ids, *, n=0, redeal=False):
     """A valid five-player napoleon-wiki deal that varies with ``n`` (win/loss, solo, trump)."""
     ids = [str(i) for i in ids[:5]]
     if redeal:
-        return {"seats": ids, "napoleon": None, "bid": None, "trump": None, "called": None,
-                "adjutant": None, "honours": 0, "discarded": 0, "last_trick": None,
-                "redeal": True}
+        return {
+            "seats": ids,
+            "napoleon": None,
+            "bid": None,
+            "trump": None,
+            "called": None,
+            "adjutant": None,
+            "honours": 0,
+            "discarded": 0,
+            "last_trick": None,
+            "redeal": True,
+        }
     nap = ids[n % 5]
     solo = n % 4 == 3
     adjutant = None if solo else ids[(n + 1) % 5]
     bid = 13 + n % 4
-    return {"seats": ids, "napoleon": nap, "bid": bid, "trump": TRUMPS[n % 4],
-            "called": "SA" if not solo else "HA", "adjutant": adjutant,
-            "honours": bid + (1 if n % 3 else -2), "discarded": 0, "last_trick": None,
-            "redeal": False}
+    return {
+        "seats": ids,
+        "napoleon": nap,
+        "bid": bid,
+        "trump": TRUMPS[n % 4],
+        "called": "SA" if not solo else "HA",
+        "adjutant": adjutant,
+        "honours": bid + (1 if n % 3 else -2),
+        "discarded": 0,
+        "last_trick": None,
+        "redeal": False,
+    }
 
 
 def daifugo_data(ids, *, n=0, forbidden=()):
@@ -43,10 +60,12 @@ def build_club(*, deals=6, public=False, owner=None):
         factories.MembershipFactory(club=club, user=owner, role="owner")
     players = [factories.PlayerFactory(club=club, name=f"P{next(_counter)}") for _ in range(6)]
     ids = [p.id for p in players]
-    nap_rules = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki",
-                                             preset="napoleon-wiki")
-    dai_rules = factories.ClubRuleSetFactory(club=club, code="daifugo-common",
-                                             preset="daifugo-common")
+    nap_rules = factories.ClubRuleSetFactory(
+        club=club, code="napoleon-wiki", preset="napoleon-wiki"
+    )
+    dai_rules = factories.ClubRuleSetFactory(
+        club=club, code="daifugo-common", preset="daifugo-common"
+    )
     day = datetime.date(2026, 10, 3)
     nap = factories.session(club=club, ruleset=nap_rules, date=day)
     dai = factories.session(club=club, ruleset=dai_rules, date=day)
@@ -67,29 +86,47 @@ def standings_snapshot(club=None):
         bids, deals = bids.filter(club=club), deals.filter(club=club)
     agg_rows = sorted(
         tuple(row.values())
-        for row in aggs.values("club_id", "game", "period", "player_id",
-                               *StandingAggregate.COUNTERS)
+        for row in aggs.values(
+            "club_id", "game", "period", "player_id", *StandingAggregate.COUNTERS
+        )
     )
     line_sums = sorted(
         (r["player_id"], r["game"], r["total"], r["n"])
         for r in lines.values("player_id", "game").annotate(total=Sum("points"), n=Count("id"))
     )
-    bid_rows = sorted(tuple(r.values()) for r in bids.values(
-        "player_id", "bid", "trump", "deals", "wins", "solo_deals", "solo_wins", "points"))
+    bid_rows = sorted(
+        tuple(r.values())
+        for r in bids.values(
+            "player_id", "bid", "trump", "deals", "wins", "solo_deals", "solo_wins", "points"
+        )
+    )
     deal_rows = sorted(
-        (d.id, d.session_id, d.seq, d.version, d.is_deleted, repr(sorted(d.data.items())),
-         repr(d.outcome.get("points")))
+        (
+            d.id,
+            d.session_id,
+            d.seq,
+            d.version,
+            d.is_deleted,
+            repr(sorted(d.data.items())),
+            repr(d.outcome.get("points")),
+        )
         for d in deals
     )
-    return {"aggregates": agg_rows, "line_sums": line_sums, "bids": bid_rows,
-            "deals": deal_rows, "lines": lines.count()}
+    return {
+        "aggregates": agg_rows,
+        "line_sums": line_sums,
+        "bids": bid_rows,
+        "deals": deal_rows,
+        "lines": lines.count(),
+    }
 
 
 def aggregates_match_lines(club) -> bool:
     """Every all-time aggregate equals the sum of that player's live score lines."""
     sums = {
         (r["player_id"], r["game"]): (r["total"], r["n"])
-        for r in ScoreLine.objects.filter(club=club).values("player_id", "game")
+        for r in ScoreLine.objects.filter(club=club)
+        .values("player_id", "game")
         .annotate(total=Sum("points"), n=Count("id"))
     }
     aggs = {

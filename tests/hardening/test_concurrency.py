@@ -10,7 +10,7 @@ import pytest
 from django.db import close_old_connections, connections
 from django.db.models import Sum
 
-from scoring.errors import EfudaError
+from core.errors import EfudaError
 from tests import factories
 from tests.hardening.helpers import aggregates_match_lines, build_club, napoleon_data
 from tournaments.i18n import error_text
@@ -54,8 +54,9 @@ def test_two_phones_recording_at_once_both_land_in_order():
     users = [a, b]
 
     def record(i):
-        deal = deal_record(session=session, data=napoleon_data(ids, n=i), user=users[i],
-                           submission_key=f"two-{i}")
+        deal = deal_record(
+            session=session, data=napoleon_data(ids, n=i), user=users[i], submission_key=f"two-{i}"
+        )
         return deal.seq
 
     results, errors = _run_threads(2, record)
@@ -65,7 +66,8 @@ def test_two_phones_recording_at_once_both_land_in_order():
     assert [d.seq for d in deals] == [1, 2]
     # Stable order: seq follows commit order, and each phone got the deal it sent.
     assert {d.created_by.username: d.seq for d in deals} == {
-        "phone-a": results[0], "phone-b": results[1]
+        "phone-a": results[0],
+        "phone-b": results[1],
     }
     assert aggregates_match_lines(club)
     first = str(ids[0])
@@ -81,12 +83,17 @@ def test_many_scorekeepers_every_deal_once_without_gaps():
         seqs = []
         for j in range(per_thread):
             key = f"many-{i}-{j}"
-            deal = deal_record(session=session, data=napoleon_data(ids, n=i * per_thread + j),
-                               submission_key=key)
+            deal = deal_record(
+                session=session, data=napoleon_data(ids, n=i * per_thread + j), submission_key=key
+            )
             # A resent form (double tap) must return the same deal, not record it twice.
             if j % 3 == 0:
-                assert deal_record(session=session, data=napoleon_data(ids, n=0),
-                                   submission_key=key).pk == deal.pk
+                assert (
+                    deal_record(
+                        session=session, data=napoleon_data(ids, n=0), submission_key=key
+                    ).pk
+                    == deal.pk
+                )
             seqs.append(deal.seq)
         close_old_connections()
         return seqs
@@ -102,11 +109,16 @@ def test_many_scorekeepers_every_deal_once_without_gaps():
     assert aggregates_match_lines(club)
     for period in ("2026-10", "2026", "all"):
         sums = dict(
-            ScoreLine.objects.filter(club=club).values_list("player_id")
-            .annotate(s=Sum("points")).values_list("player_id", "s")
+            ScoreLine.objects.filter(club=club)
+            .values_list("player_id")
+            .annotate(s=Sum("points"))
+            .values_list("player_id", "s")
         )
-        rows = dict(StandingAggregate.objects.filter(club=club, period=period)
-                    .values_list("player_id", "points"))
+        rows = dict(
+            StandingAggregate.objects.filter(club=club, period=period).values_list(
+                "player_id", "points"
+            )
+        )
         assert rows == sums, period
 
 
@@ -117,13 +129,14 @@ def test_concurrent_edits_of_one_deal_one_wins_the_other_is_told():
     started_from = deal.version
 
     def edit(i):
-        updated = deal_update(deal=deal, data=napoleon_data(ids, n=5 + i), user=editors[i],
-                              version=started_from)
+        updated = deal_update(
+            deal=deal, data=napoleon_data(ids, n=5 + i), user=editors[i], version=started_from
+        )
         return updated.version
 
     results, errors = _run_threads(2, edit)
     assert len(results) == 1 and len(errors) == 1, (results, errors)
-    (loser, err), = errors.items()
+    ((loser, err),) = errors.items()
     winner = 1 - loser
     assert isinstance(err, EfudaError) and err.field == "version"
     assert err.params["user"] == f"editor-{winner}"
@@ -140,8 +153,10 @@ def test_stale_edit_is_refused_and_shows_the_other_change():
     deal = deal_record(session=session, data=napoleon_data(ids, n=0), user=alice)
     old_version = deal.version
     deal_update(deal=deal, data=napoleon_data(ids, n=6), user=alice, version=old_version)
-    before = (Deal.objects.get(pk=deal.pk).data, list(ScoreLine.objects.values_list(
-        "player_id", "points").order_by("player_id")))
+    before = (
+        Deal.objects.get(pk=deal.pk).data,
+        list(ScoreLine.objects.values_list("player_id", "points").order_by("player_id")),
+    )
     with pytest.raises(EfudaError) as info:
         deal_update(deal=deal, data=napoleon_data(ids, n=9), user=bob, version=old_version)
     err = info.value
@@ -152,6 +167,8 @@ def test_stale_edit_is_refused_and_shows_the_other_change():
     # The message shows what the other person saved (the Napoleon of the new version).
     new_napoleon = names[str(napoleon_data(ids, n=6)["napoleon"])]
     assert new_napoleon in text
-    after = (Deal.objects.get(pk=deal.pk).data, list(ScoreLine.objects.values_list(
-        "player_id", "points").order_by("player_id")))
+    after = (
+        Deal.objects.get(pk=deal.pk).data,
+        list(ScoreLine.objects.values_list("player_id", "points").order_by("player_id")),
+    )
     assert after == before  # never a silent overwrite

@@ -12,19 +12,30 @@ ROOT = Path(__file__).resolve().parents[2]
 def _manage(*args, **env_over):
     # A clean environment: e.g. DJANGO_ALLOW_ASYNC_UNSAFE (set for browser tests) would rightly
     # fail the deployment checks.
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("SECRET_KEY", "ALLOWED_HOSTS") and not k.startswith("DJANGO_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("SECRET_KEY", "ALLOWED_HOSTS") and not k.startswith("DJANGO_")
+    }
     env.update(DJANGO_SETTINGS_MODULE="config.settings.production", **env_over)
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
-        text=True, timeout=120,
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
 def test_check_deploy_passes_with_production_settings():
     result = _manage(
-        "check", "--deploy", "--fail-level", "WARNING",
-        SECRET_KEY=secrets.token_urlsafe(64), ALLOWED_HOSTS="efuda.example.org",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        SECRET_KEY=secrets.token_urlsafe(64),
+        ALLOWED_HOSTS="efuda.example.org",
     )
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout
@@ -37,23 +48,39 @@ def test_production_settings_are_secure():
         " s.SECURE_HSTS_SECONDS >= 31536000, s.SECURE_CONTENT_TYPE_NOSNIFF, s.X_FRAME_OPTIONS,"
         " s.SECURE_REFERRER_POLICY, s.SECURE_PROXY_SSL_HEADER[0], s.SESSION_COOKIE_HTTPONLY)"
     )
-    result = _manage("shell", "-c", code, SECRET_KEY=secrets.token_urlsafe(64),
-                     ALLOWED_HOSTS="efuda.example.org")
+    result = _manage(
+        "shell", "-c", code, SECRET_KEY=secrets.token_urlsafe(64), ALLOWED_HOSTS="efuda.example.org"
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1].split() == [
-        "False", "True", "True", "True", "True", "True", "DENY", "same-origin",
-        "HTTP_X_FORWARDED_PROTO", "True",
+        "False",
+        "True",
+        "True",
+        "True",
+        "True",
+        "True",
+        "DENY",
+        "same-origin",
+        "HTTP_X_FORWARDED_PROTO",
+        "True",
     ]
 
 
 def _import_settings(**env_over):
     """Import the production settings module alone (what every process does first)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("SECRET_KEY", "ALLOWED_HOSTS") and not k.startswith("DJANGO_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("SECRET_KEY", "ALLOWED_HOSTS") and not k.startswith("DJANGO_")
+    }
     env.update(env_over)
     return subprocess.run(
-        [sys.executable, "-c", "import config.settings.production"], cwd=ROOT, env=env,
-        capture_output=True, text=True, timeout=60,
+        [sys.executable, "-c", "import config.settings.production"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 

@@ -11,7 +11,11 @@ import pytest
 from django.db import OperationalError
 
 from tests.hardening.helpers import (
-    aggregates_match_lines, build_club, daifugo_data, napoleon_data, standings_snapshot,
+    aggregates_match_lines,
+    build_club,
+    daifugo_data,
+    napoleon_data,
+    standings_snapshot,
 )
 from tournaments.models import Deal, GameSession, Player, ScoreLine, StandingAggregate
 from tournaments.services import aggregates as aggregates_module
@@ -23,9 +27,12 @@ SAMPLES = Path(__file__).resolve().parents[2] / "docs" / "samples"
 
 
 def _state(club):
-    return {**standings_snapshot(club), "history": Deal.history.filter(club_id=club.id).count(),
-            "sessions": GameSession.objects.filter(club=club).count(),
-            "players": Player.objects.filter(club=club).count()}
+    return {
+        **standings_snapshot(club),
+        "history": Deal.history.filter(club_id=club.id).count(),
+        "sessions": GameSession.objects.filter(club=club).count(),
+        "players": Player.objects.filter(club=club).count(),
+    }
 
 
 def _fail_after(target, name):
@@ -60,8 +67,9 @@ RECORD_FAULTS = {
 def test_failed_record_writes_nothing(fault, game):
     club, players, nap, dai = build_club(deals=3)
     ids = [p.id for p in players]
-    session, data = (nap, napoleon_data(ids, n=4)) if game == "napoleon" else (
-        dai, daifugo_data(ids, n=4))
+    session, data = (
+        (nap, napoleon_data(ids, n=4)) if game == "napoleon" else (dai, daifugo_data(ids, n=4))
+    )
     before = _state(club)
     with RECORD_FAULTS[fault](), pytest.raises(OperationalError):
         deal_record(session=session, data=data, submission_key=f"k-{fault}-{game}")

@@ -15,23 +15,51 @@ from tournaments.services.imports import ImportFailed, ImportReport, results_imp
 pytestmark = pytest.mark.django_db
 
 FUZZ = settings(
-    max_examples=60, deadline=None, derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                           HealthCheck.data_too_large],
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
 )
 
-garbage_text = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30
-)
+garbage_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
 numbers = st.integers(min_value=-(2**70), max_value=2**70).map(str)
 
 
 def _value(ids):
     return st.one_of(
         st.sampled_from([str(i) for i in ids]),
-        st.just(""), numbers, garbage_text,
-        st.sampled_from(["S", "H", "D", "C", "JK", "solo", "napoleon", "allies", "on", "true",
-                         "10", "A", "♠", "0", "-1", "20", "21", "1e9", "NaN", "\x00", "<b>"]),
+        st.just(""),
+        numbers,
+        garbage_text,
+        st.sampled_from(
+            [
+                "S",
+                "H",
+                "D",
+                "C",
+                "JK",
+                "solo",
+                "napoleon",
+                "allies",
+                "on",
+                "true",
+                "10",
+                "A",
+                "♠",
+                "0",
+                "-1",
+                "20",
+                "21",
+                "1e9",
+                "NaN",
+                "\x00",
+                "<b>",
+            ]
+        ),
     )
 
 
@@ -52,8 +80,20 @@ def _post(client, url, fields, htmx):
     return response
 
 
-NAPOLEON_FIELDS = ("napoleon", "bid", "trump", "called_suit", "called_rank", "adjutant",
-                   "honours", "discarded", "last_trick", "redeal", "version", "submission_key")
+NAPOLEON_FIELDS = (
+    "napoleon",
+    "bid",
+    "trump",
+    "called_suit",
+    "called_rank",
+    "adjutant",
+    "honours",
+    "discarded",
+    "last_trick",
+    "redeal",
+    "version",
+    "submission_key",
+)
 
 
 @FUZZ
@@ -61,8 +101,10 @@ NAPOLEON_FIELDS = ("napoleon", "bid", "trump", "called_suit", "called_rank", "ad
 def test_napoleon_entry_never_fails(setup_world, data):
     club, players, nap, _dai, other, client = setup_world
     ids = [p.id for p in players] + [other.id]
-    fields = {name: data.draw(_value(ids), label=name) for name in
-              data.draw(st.sets(st.sampled_from(NAPOLEON_FIELDS)), label="present")}
+    fields = {
+        name: data.draw(_value(ids), label=name)
+        for name in data.draw(st.sets(st.sampled_from(NAPOLEON_FIELDS)), label="present")
+    }
     fields["seats"] = data.draw(st.lists(_value(ids), max_size=8), label="seats")
     fields["action"] = data.draw(st.sampled_from(["save", "preview", "live", "", "x"]))
     fields["new_player"] = data.draw(st.one_of(st.just(""), garbage_text), label="new_player")
@@ -109,13 +151,18 @@ def test_invalid_entries_change_nothing(setup_world, data):
     listed = data.draw(st.lists(st.sampled_from(ids), max_size=6, unique=True))
     listed.insert(data.draw(st.integers(0, len(listed))), other.id)
     if napoleon:
-        fields = {name: data.draw(_value(ids + [other.id]), label=name)
-                  for name in NAPOLEON_FIELDS if name not in ("version", "submission_key")}
+        fields = {
+            name: data.draw(_value(ids + [other.id]), label=name)
+            for name in NAPOLEON_FIELDS
+            if name not in ("version", "submission_key")
+        }
         fields["seats"] = [str(i) for i in listed]
         session, view = nap, "deal_new"
     else:
-        fields = {"order": [str(i) for i in listed],
-                  "forbidden": data.draw(st.lists(st.sampled_from(listed), max_size=2))}
+        fields = {
+            "order": [str(i) for i in listed],
+            "forbidden": data.draw(st.lists(st.sampled_from(listed), max_size=2)),
+        }
         session, view = dai, "round_new"
     fields["action"] = "save"
     edit = data.draw(st.booleans(), label="edit")
@@ -132,8 +179,19 @@ def test_invalid_entries_change_nothing(setup_world, data):
 
 # --- CSV import -------------------------------------------------------------------------------
 
-NAP_HEADER = ["date", "table", "rules", "players", "napoleon", "bid", "trump", "called",
-              "adjutant", "honours", "discarded"]
+NAP_HEADER = [
+    "date",
+    "table",
+    "rules",
+    "players",
+    "napoleon",
+    "bid",
+    "trump",
+    "called",
+    "adjutant",
+    "honours",
+    "discarded",
+]
 DAI_HEADER = ["date", "table", "rules", "order", "forbidden"]
 NAMES = ["太郎", "花子", "Ken", "ゆき", "Sam", "次郎"]
 
@@ -142,8 +200,9 @@ def _cell(column):
     plausible = {
         "date": st.sampled_from(["2026-11-20", "2026-02-30", "20-11-2026", "", "2026-13-01"]),
         "table": st.sampled_from(["A", "B", "", "x" * 50]),
-        "rules": st.sampled_from(["napoleon-wiki", "daifugo-common", "napoleon-originator",
-                                  "nope", ""]),
+        "rules": st.sampled_from(
+            ["napoleon-wiki", "daifugo-common", "napoleon-originator", "nope", ""]
+        ),
         "players": st.lists(st.sampled_from(NAMES), min_size=0, max_size=7).map(";".join),
         "order": st.lists(st.sampled_from(NAMES), min_size=0, max_size=7).map(";".join),
         "napoleon": st.sampled_from(NAMES + [""]),
@@ -160,8 +219,9 @@ def _cell(column):
 
 @st.composite
 def csv_rows(draw):
-    header = draw(st.sampled_from([NAP_HEADER, DAI_HEADER, NAP_HEADER + ["last_trick"],
-                                   ["date", "foo"]]))
+    header = draw(
+        st.sampled_from([NAP_HEADER, DAI_HEADER, NAP_HEADER + ["last_trick"], ["date", "foo"]])
+    )
     header = draw(st.one_of(st.just(header), st.permutations(header)))
     rows = [header]
     for _ in range(draw(st.integers(0, 5))):
@@ -173,8 +233,11 @@ def csv_rows(draw):
 
 
 def _import_state(club):
-    return (standings_snapshot(club), Player.objects.filter(club=club).count(),
-            GameSession.objects.filter(club=club).count())
+    return (
+        standings_snapshot(club),
+        Player.objects.filter(club=club).count(),
+        GameSession.objects.filter(club=club).count(),
+    )
 
 
 def _check_import(club, **kwargs):
@@ -208,14 +271,22 @@ def test_import_of_random_csv_text_is_all_or_nothing(club, rows):
 
 
 @FUZZ
-@given(blob=st.one_of(st.binary(max_size=400),
-                      st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass"))))
+@given(
+    blob=st.one_of(
+        st.binary(max_size=400),
+        st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass")),
+    )
+)
 def test_import_of_random_bytes_never_crashes(club, blob):
     _check_import(club, file=blob)
 
 
-@settings(max_examples=25, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(blob=st.binary(max_size=300), rows=csv_rows())
 def test_import_upload_page_never_fails(setup_world, blob, rows):
     import csv

@@ -15,7 +15,6 @@ import pytest
 from loadtest.server import PYTHON, ROOT, Server, prepare, server_env
 
 
-
 @pytest.fixture
 def database_url(tmp_path):
     url = os.environ.get("DATABASE_URL", "")
@@ -60,17 +59,31 @@ def test_confirmed_deal_survives_kill_9(tmp_path, database_url):
     prepare(env, skip_admin_static=True)
     import subprocess
 
-    seeded = subprocess.run([PYTHON, "-m", "loadtest.seed", "--scorekeepers", "1"], cwd=ROOT,
-                            env=env, capture_output=True, text=True, timeout=300)
+    seeded = subprocess.run(
+        [PYTHON, "-m", "loadtest.seed", "--scorekeepers", "1"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert seeded.returncode == 0, seeded.stderr[-2000:]
     world = json.loads(seeded.stdout.strip().splitlines()[-1])
     keeper = world["keepers"][0]
     ids = world["players"][:5]
     key = uuid.uuid4().hex
     fields = {
-        "seats": ids, "napoleon": ids[0], "bid": 14, "trump": "S", "called_suit": "S",
-        "called_rank": "A", "adjutant": ids[1], "honours": 15, "discarded": 0,
-        "submission_key": key, "action": "save",
+        "seats": ids,
+        "napoleon": ids[0],
+        "bid": 14,
+        "trump": "S",
+        "called_suit": "S",
+        "called_rank": "A",
+        "adjutant": ids[1],
+        "honours": 15,
+        "discarded": 0,
+        "submission_key": key,
+        "action": "save",
     }
 
     server = Server(env, workers=2, log=tmp_path / "gunicorn.log").start()
@@ -79,8 +92,9 @@ def test_confirmed_deal_survives_kill_9(tmp_path, database_url):
         client.login(keeper["username"], keeper["password"])
         page = client.get(keeper["entry"])
         assert page.status == 200
-        response = client.post(keeper["entry"], {"csrfmiddlewaretoken": client.token(page),
-                                                 **fields})
+        response = client.post(
+            keeper["entry"], {"csrfmiddlewaretoken": client.token(page), **fields}
+        )
         assert response.status == 302, response.text[:2000]
         server.kill()  # SIGKILL right after the confirmation reached the phone
     finally:
@@ -96,7 +110,8 @@ def test_confirmed_deal_survives_kill_9(tmp_path, database_url):
         # The phone did not see the answer and sends the same form again: still one deal.
         client.login(keeper["username"], keeper["password"])
         entry = client.get(keeper["entry"])
-        response = client.post(keeper["entry"], {"csrfmiddlewaretoken": client.token(entry),
-                                                 **fields})
+        response = client.post(
+            keeper["entry"], {"csrfmiddlewaretoken": client.token(entry), **fields}
+        )
         assert response.status == 302
     assert _deals_in_db(database_url, key) == (1, 5)

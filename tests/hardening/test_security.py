@@ -8,7 +8,11 @@ from django.urls import NoReverseMatch, reverse
 from tests import factories
 from tests.hardening.helpers import standings_snapshot
 from tests.hardening.urls import (
-    RAW_MARKERS, XSS, all_routes, build_world, club_routes, urls_for,
+    RAW_MARKERS,
+    all_routes,
+    build_world,
+    club_routes,
+    urls_for,
 )
 from tournaments.models import Club
 
@@ -109,8 +113,16 @@ def test_no_stored_xss_on_any_page():
         if "&lt;script&gt;alert(1)" in body:
             shown.add(name)
     # The payload really was on these pages (escaped), so the check above meant something.
-    assert {"club_home", "session_detail", "session_list", "player_detail", "standings_all",
-            "deal_new", "tournament_detail", "club_manage"} <= shown, shown
+    assert {
+        "club_home",
+        "session_detail",
+        "session_list",
+        "player_detail",
+        "standings_all",
+        "deal_new",
+        "tournament_detail",
+        "club_manage",
+    } <= shown, shown
 
 
 def test_payload_in_a_name_is_escaped_in_html_attributes_too():
@@ -139,8 +151,9 @@ def test_private_club_is_404_on_every_club_url_for_outsiders():
     nowhere = {**world.objects, "club": "no-such-club", "club_slug": "no-such-club"}
     checked = 0
     for route in club_routes():
-        for url, ghost in zip(urls_for(route, world.objects), urls_for(route, nowhere),
-                              strict=True):
+        for url, ghost in zip(
+            urls_for(route, world.objects), urls_for(route, nowhere), strict=True
+        ):
             if route.name == "tournament_pin":
                 # PIN holders are outsiders until they log in, so the PIN form must answer; it
                 # must not show which private tournament it belongs to.

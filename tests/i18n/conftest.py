@@ -28,8 +28,10 @@ def _stale_catalogues() -> list[Path]:
 def _forget_loaded_catalogues() -> None:
     # Django drops its cached catalogues when LOCALE_PATHS changes; say that it did.
     setting_changed.send(
-        sender=settings._wrapped.__class__, setting="LOCALE_PATHS",
-        value=settings.LOCALE_PATHS, enter=False,
+        sender=settings._wrapped.__class__,
+        setting="LOCALE_PATHS",
+        value=settings.LOCALE_PATHS,
+        enter=False,
     )
 
 

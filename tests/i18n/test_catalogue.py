@@ -178,12 +178,25 @@ def test_game_terms_are_used(messages):
     """The club's own words, not literal translations."""
     table = {e.msgid: e.msgstr.get(None) for e in messages}
     expected = {
-        "Napoleon": "ナポレオン", "Adjutant": "副官", "Allies": "連合軍", "Trump": "切り札",
-        "Called card": "指名カード", "Honours": "絵札", "Napoleon army": "ナポレオン軍",
-        "Grand millionaire": "大富豪", "Millionaire": "富豪", "Commoner": "平民",
-        "Poor": "貧民", "Grand pauper": "大貧民", "forbidden finish": "反則上がり",
-        "Scorekeeper": "記録係", "Owner": "オーナー", "Member": "メンバー",
-        "Log in": "ログイン", "Log out": "ログアウト", "Daifugō": "大富豪",
+        "Napoleon": "ナポレオン",
+        "Adjutant": "副官",
+        "Allies": "連合軍",
+        "Trump": "切り札",
+        "Called card": "指名カード",
+        "Honours": "絵札",
+        "Napoleon army": "ナポレオン軍",
+        "Grand millionaire": "大富豪",
+        "Millionaire": "富豪",
+        "Commoner": "平民",
+        "Poor": "貧民",
+        "Grand pauper": "大貧民",
+        "forbidden finish": "反則上がり",
+        "Scorekeeper": "記録係",
+        "Owner": "オーナー",
+        "Member": "メンバー",
+        "Log in": "ログイン",
+        "Log out": "ログアウト",
+        "Daifugō": "大富豪",
     }
     for msgid, msgstr in expected.items():
         if msgid in table:
@@ -194,6 +207,7 @@ def test_game_terms_are_used(messages):
 def test_msgfmt_check_accepts_the_catalogue(tmp_path):
     result = subprocess.run(
         ["msgfmt", "--check", "-o", str(tmp_path / "django.mo"), str(PO)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr

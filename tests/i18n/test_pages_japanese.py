@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from core.errors import EfudaError
 from rules import get_preset
-from scoring.errors import EfudaError
 from tournaments.i18n import error_text, render_message
 from tournaments.services.deals import deal_record
 
@@ -86,9 +86,19 @@ def member(client, users):
 @pytest.fixture
 def napoleon_deal(napoleon_session, players):
     seats = [p.id for p in players[:5]]
-    return deal_record(session=napoleon_session, data={
-        "seats": seats, "napoleon": seats[0], "bid": 13, "trump": "S", "called": "SA",
-        "adjutant": seats[1], "honours": 14, "discarded": 0})
+    return deal_record(
+        session=napoleon_session,
+        data={
+            "seats": seats,
+            "napoleon": seats[0],
+            "bid": 13,
+            "trump": "S",
+            "called": "SA",
+            "adjutant": seats[1],
+            "honours": 14,
+            "discarded": 0,
+        },
+    )
 
 
 def session_url(session):
@@ -126,22 +136,47 @@ def test_daifugo_session_page_in_japanese(member, daifugo_session, players):
 def test_deal_entry_form_in_japanese(member, napoleon_session, players):
     url = reverse("deal_new", args=[napoleon_session.club.slug, napoleon_session.pk])
     html = member.get(url).content.decode()
-    for word in ("ナポレオン", "立候補枚数", "指名カード", "副官", "絵札",
-                 "ナポレオン軍がトリックで取った枚数", "保存前の得点", "ディールを保存"):
+    for word in (
+        "ナポレオン",
+        "立候補枚数",
+        "指名カード",
+        "副官",
+        "絵札",
+        "ナポレオン軍がトリックで取った枚数",
+        "保存前の得点",
+        "ディールを保存",
+    ):
         assert word in html, word
     html = english(member).get(url).content.decode()
-    for word in ("Bid", "Called card", "Adjutant", "Taken in tricks by the Napoleon army",
-                 "Points before saving"):
+    for word in (
+        "Bid",
+        "Called card",
+        "Adjutant",
+        "Taken in tricks by the Napoleon army",
+        "Points before saving",
+    ):
         assert word in html, word
 
 
 def test_entry_error_beside_the_field_is_japanese(member, napoleon_session, players):
     url = reverse("deal_new", args=[napoleon_session.club.slug, napoleon_session.pk])
     seats = [p.id for p in players[:5]]
-    html = member.post(url, {
-        "seats": seats, "napoleon": seats[0], "bid": 25, "trump": "S", "called_suit": "S",
-        "called_rank": "A", "adjutant": seats[1], "honours": 14, "discarded": 0,
-        "submission_key": "i18n-1", "action": "save"}).content.decode()
+    html = member.post(
+        url,
+        {
+            "seats": seats,
+            "napoleon": seats[0],
+            "bid": 25,
+            "trump": "S",
+            "called_suit": "S",
+            "called_rank": "A",
+            "adjutant": seats[1],
+            "honours": 14,
+            "discarded": 0,
+            "submission_key": "i18n-1",
+            "action": "save",
+        },
+    ).content.decode()
     assert "5人での立候補枚数は10〜20の整数です（25は不可）。" in html
 
 
@@ -170,8 +205,12 @@ def test_core_error_is_translated_by_error_text():
 
 
 def test_player_keys_become_names_in_japanese():
-    error = EfudaError("order", "unknown_player",
-                       "“%(player)s” is not one of the players at this table.", {"player": "7"})
+    error = EfudaError(
+        "order",
+        "unknown_player",
+        "“%(player)s” is not one of the players at this table.",
+        {"player": "7"},
+    )
     with translation.override("ja"):
         assert error_text(error, {"7": "花子"}) == "「花子」はこの卓のプレイヤーではありません。"
 

@@ -27,10 +27,15 @@ def core_totals_napoleon(path: Path) -> Counter:
         if not row["napoleon"]:
             continue  # a redeal scores nothing
         deal = NapoleonDeal(
-            seats=_names(row["players"]), napoleon=row["napoleon"], bid=int(row["bid"]),
-            trump=parse_suit(row["trump"]), called=row["called"] or None,
-            adjutant=row["adjutant"] or None, honours=int(row["honours"]),
-            discarded=int(row["discarded"] or 0), last_trick=row.get("last_trick") or None,
+            seats=_names(row["players"]),
+            napoleon=row["napoleon"],
+            bid=int(row["bid"]),
+            trump=parse_suit(row["trump"]),
+            called=row["called"] or None,
+            adjutant=row["adjutant"] or None,
+            honours=int(row["honours"]),
+            discarded=int(row["discarded"] or 0),
+            last_trick=row.get("last_trick") or None,
         )
         totals.update(score_napoleon(deal, ruleset).points)
     return totals
@@ -42,8 +47,11 @@ def core_totals_daifugo(path: Path) -> Counter:
     for row in csv.DictReader(path.open(encoding="utf-8-sig")):
         key = (row["date"], row["table"])
         result = score_daifugo(
-            DaifugoRound(order=_names(row["order"]), forbidden=frozenset(_names(row["forbidden"])),
-                         previous_daifugo=previous.get(key)),
+            DaifugoRound(
+                order=_names(row["order"]),
+                forbidden=frozenset(_names(row["forbidden"])),
+                previous_daifugo=previous.get(key),
+            ),
             rules.get_preset(row["rules"]),
         )
         previous[key] = result.final_order[0]
@@ -58,10 +66,13 @@ def exported(slug: str, game: str) -> dict[str, int]:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("sample", "game", "core"), [
-    ("napoleon.csv", "napoleon", core_totals_napoleon),
-    ("daifugo.csv", "daifugo", core_totals_daifugo),
-])
+@pytest.mark.parametrize(
+    ("sample", "game", "core"),
+    [
+        ("napoleon.csv", "napoleon", core_totals_napoleon),
+        ("daifugo.csv", "daifugo", core_totals_daifugo),
+    ],
+)
 def test_import_then_export_matches_the_scoring_core(sample, game, core):
     path = SAMPLES / sample
     call_command("import_results", str(path), "--club", "roundtrip", stdout=io.StringIO())

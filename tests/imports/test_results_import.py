@@ -90,13 +90,13 @@ def test_three_bad_rows_are_all_reported_and_nothing_is_stored(club):
     good = "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき;Sam,太郎,13,S,SA,花子,14,1"
     data = csv_bytes(
         NAPOLEON_HEADER,
-        good,                                                                  # line 2
+        good,  # line 2
         "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき;Sam,太郎,13,X,SA,花子,14,1",  # 3 trump
-        good,                                                                  # line 4
+        good,  # line 4
         "2026-11-31,A,napoleon-wiki,太郎;花子;Ken;ゆき;Sam,太郎,13,S,SA,花子,14,1",  # 5 date
-        good,                                                                  # line 6
+        good,  # line 6
         "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき;Sam,太郎,13,S,SA,次郎,14,1",  # 7 adjutant
-        good,                                                                  # line 8
+        good,  # line 8
     )
     where, problems = _problems(club, data)
     assert where == [(3, "trump"), (5, "date"), (7, "adjutant")]
@@ -108,18 +108,26 @@ def test_three_bad_rows_are_all_reported_and_nothing_is_stored(club):
 def test_scoring_errors_name_the_column_and_the_player(club):
     data = csv_bytes(
         NAPOLEON_HEADER,
-        "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき,太郎,21,S,SA,花子,14,1",    # bid > 20
-        "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき,太郎,13,S,SA,花子,18,4",    # 22 honours
+        "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき,太郎,21,S,SA,花子,14,1",  # bid > 20
+        "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき,太郎,13,S,SA,花子,18,4",  # 22 honours
         "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき;Sam;次郎;美咲,太郎,13,S,SA,花子,1,0",
         "2026-11-20,A,napoleon-wiki,太郎;花子;太郎;ゆき,太郎,13,S,SA,花子,14,0",  # twice
-        "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき,,13,S,SA,,,",              # half redeal
-        "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき,太郎,,S,SA,花子,14,0",      # no bid
-        "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき,太郎,12,S,JK,花子,14,0",    # no joker
+        "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき,,13,S,SA,,,",  # half redeal
+        "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき,太郎,,S,SA,花子,14,0",  # no bid
+        "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき,太郎,12,S,JK,花子,14,0",  # no joker
         "2026-11-20,A,napoleon-wiki,太郎;花子;Ken;ゆき,太郎,12,S,SA,花子,-1,0",
     )
     where, problems = _problems(club, data)
-    assert where == [(2, "bid"), (3, "honours"), (4, "players"), (5, "players"), (6, "napoleon"),
-                     (7, "bid"), (8, "called"), (9, "honours")]
+    assert where == [
+        (2, "bid"),
+        (3, "honours"),
+        (4, "players"),
+        (5, "players"),
+        (6, "napoleon"),
+        (7, "bid"),
+        (8, "called"),
+        (9, "honours"),
+    ]
     assert "太郎" in problems[3].message
     _nothing_stored(club)
 
@@ -139,8 +147,12 @@ def test_rules_unknown_wrong_game_and_mixed_in_one_session(club):
 
 
 def test_club_rule_set_with_last_trick_option(club):
-    ruleset_save(club=club, code="wiki-last", preset="napoleon-wiki",
-                 options={"discard_policy": "last_trick"})
+    ruleset_save(
+        club=club,
+        code="wiki-last",
+        preset="napoleon-wiki",
+        options={"discard_policy": "last_trick"},
+    )
     header = NAPOLEON_HEADER + ",last_trick"
     bad = csv_bytes(header, "2026-11-20,A,wiki-last,a;b;c;d;e,a,14,S,SA,b,12,2,")
     assert _problems(club, bad)[0] == [(2, "last_trick")]
@@ -153,8 +165,7 @@ def test_club_rule_set_with_last_trick_option(club):
 @pytest.mark.parametrize(
     ("header", "expected"),
     [
-        ("date,table,rules,players,napoleon,bid,trump,called,adjutant,honours",
-         "discarded"),
+        ("date,table,rules,players,napoleon,bid,trump,called,adjutant,honours", "discarded"),
         (NAPOLEON_HEADER + ",comment", "comment"),
         ("date,table,rules,order", "forbidden"),
         ("name,points", "date,table,rules,players,napoleon"),
@@ -173,8 +184,11 @@ def test_bad_header_names_the_expected_columns(club, header, expected):
         (b"", (1, "file"), "empty"),
         (b" \n\n", (1, "file"), "empty"),
         (("\ufeff" + DAIFUGO_HEADER + "\n").encode(), (2, "file"), "no results"),
-        (DAIFUGO_HEADER.encode() + b"\n2026-11-20,A,daifugo-common,\x93\xfa\x96{,\n",
-         (2, "file"), "UTF-8"),
+        (
+            DAIFUGO_HEADER.encode() + b"\n2026-11-20,A,daifugo-common,\x93\xfa\x96{,\n",
+            (2, "file"),
+            "UTF-8",
+        ),
         (DAIFUGO_HEADER.encode() + b'\n2026-11-20,A,daifugo-common,"a;b;c\n', (2, "file"), "CSV"),
     ],
 )

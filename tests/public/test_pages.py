@@ -37,11 +37,13 @@ def test_private_club_is_404_for_outsiders_and_open_to_members(client, club, use
     history = club_with_history(club)
     session = history["november"]
     targets = [
-        url("club_home", club), url("standings_all", club, "napoleon"),
+        url("club_home", club),
+        url("standings_all", club, "napoleon"),
         url("standings_month", club, "napoleon", 2026, 11) + "?format=csv",
         url("standings_month", club, "napoleon", 2026, 11) + "?format=pdf",
         url("player_detail", club, history["players"][0].id),
-        url("session_sheet_pdf", club, session.id), url("session_blank_pdf", club, session.id),
+        url("session_sheet_pdf", club, session.id),
+        url("session_blank_pdf", club, session.id),
     ]
     for target in targets:
         assert client.get(target).status_code == 404, target
@@ -92,7 +94,12 @@ def test_csv_download_matches_page(client, public_club, history):
     assert "attachment" in response["Content-Disposition"]
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert [(r["player"], int(r["points"])) for r in rows] == [
-        ("ゆき", 2), ("Ken", 1), ("太郎", 0), ("花子", 0), ("渡邊", -3)]
+        ("ゆき", 2),
+        ("Ken", 1),
+        ("太郎", 0),
+        ("花子", 0),
+        ("渡邊", -3),
+    ]
     assert rows[2]["napoleon_wins"] == "1"
 
 
@@ -135,11 +142,24 @@ def test_hostile_names_are_escaped(client, public_club, history):
     rtl = factories.PlayerFactory(club=public_club, name="\u05e9\u05dc\u05d5\u05dd $x$ 🃏")
     others = history["players"][:3]
     seats = [evil, rtl, *others]
-    deal_record(session=history["november"], data={
-        "seats": [p.id for p in seats], "napoleon": evil.id, "bid": 13, "trump": "S",
-        "called": "SA", "adjutant": rtl.id, "honours": 15, "discarded": 0})
-    for target in (url("standings_month", public_club, "napoleon", 2026, 11),
-                   url("player_detail", public_club, evil.id), url("club_home", public_club)):
+    deal_record(
+        session=history["november"],
+        data={
+            "seats": [p.id for p in seats],
+            "napoleon": evil.id,
+            "bid": 13,
+            "trump": "S",
+            "called": "SA",
+            "adjutant": rtl.id,
+            "honours": 15,
+            "discarded": 0,
+        },
+    )
+    for target in (
+        url("standings_month", public_club, "napoleon", 2026, 11),
+        url("player_detail", public_club, evil.id),
+        url("club_home", public_club),
+    ):
         html = client.get(target).content.decode()
         assert "<script>alert(1)</script>" not in html
     html = client.get(url("standings_month", public_club, "napoleon", 2026, 11)).content.decode()
@@ -148,8 +168,9 @@ def test_hostile_names_are_escaped(client, public_club, history):
 
 
 @pytest.mark.django_db
-def test_page_query_counts_do_not_grow_with_history(client, public_club, history,
-                                                    django_assert_max_num_queries):
+def test_page_query_counts_do_not_grow_with_history(
+    client, public_club, history, django_assert_max_num_queries
+):
     target = url("standings_all", public_club, "napoleon")
     client.get(target)
     with django_assert_max_num_queries(3):

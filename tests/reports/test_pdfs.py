@@ -68,8 +68,9 @@ def test_blank_sheet_without_players_has_empty_seats_and_titles(club):
     history = club_with_history(club)
     import datetime
 
-    empty = factories.session(club=club, ruleset=history["dai_rules"],
-                              date=datetime.date(2026, 12, 1))
+    empty = factories.session(
+        club=club, ruleset=history["dai_rules"], date=datetime.date(2026, 12, 1)
+    )
     text = pdf_text(reports.blank_sheet_pdf(empty))
     for title in ("大富豪", "富豪", "平民", "貧民", "大貧民"):
         assert title in text

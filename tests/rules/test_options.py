@@ -2,8 +2,8 @@
 
 import pytest
 
+from core.errors import EfudaError
 from rules import OPTION_SPECS, build_ruleset, get_preset, options_for
-from scoring.errors import EfudaError
 
 GOOD_TABLE = {
     "4": {"napoleon": 1, "adjutant": 1, "ally": 1, "solo_napoleon": 3, "solo_ally": 1},
@@ -105,7 +105,11 @@ def test_option_specs_describe_the_form():
     assert keys == {"min_bid", "discard_policy", "all20_loses", "jokers", "title_points",
                     "point_table"}  # fmt: skip
     assert {s.key for s in options_for("napoleon-joker")} == {
-        "min_bid", "discard_policy", "all20_loses", "point_table"}
+        "min_bid",
+        "discard_policy",
+        "all20_loses",
+        "point_table",
+    }
     assert {s.key for s in options_for("daifugo-common")} == {"title_points"}
     for spec in OPTION_SPECS:
         assert spec.label and spec.help and spec.presets

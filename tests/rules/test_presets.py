@@ -4,11 +4,17 @@ import json
 
 import pytest
 
+from core.errors import EfudaError
 from rules import (
-    PRESETS, TITLE_LABELS, PointTable, RuleSet, get_preset, point_row, point_table_rows,
+    PRESETS,
+    TITLE_LABELS,
+    PointTable,
+    RuleSet,
+    get_preset,
+    point_row,
+    point_table_rows,
 )  # fmt: skip
 from rules.tables import flat_table, per_bid_table
-from scoring.errors import EfudaError
 
 CODES = ["napoleon-originator", "napoleon-wiki", "napoleon-joker", "daifugo-hyousube",
          "daifugo-common"]  # fmt: skip

@@ -2,11 +2,19 @@
 
 import pytest
 
+from core.errors import EfudaError
 from scoring.cards import (
-    RANKS, SUIT_SYMBOLS, SUITS, Card, all_cards, bid_key, compare_bids, format_card, parse_card,
+    RANKS,
+    SUIT_SYMBOLS,
+    SUITS,
+    Card,
+    all_cards,
+    bid_key,
+    compare_bids,
+    format_card,
+    parse_card,
     parse_suit,
 )  # fmt: skip
-from scoring.errors import EfudaError
 
 WHITE = {"S": "♤", "H": "♡", "D": "♢", "C": "♧"}
 DECK = [Card(s, r) for s in SUITS for r in RANKS]

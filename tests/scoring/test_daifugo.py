@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.errors import EfudaError
 from rules import build_ruleset, daifugo_titles, get_preset
 from scoring.daifugo import FIRST_ROUND_LEAD, DaifugoRound, Exchange, score_daifugo
-from scoring.errors import EfudaError
 
 from .strategies import GARBAGE
 
@@ -32,7 +32,7 @@ FIVE = ("a", "b", "c", "d", "e")
         (FIVE, "a", "c", "bdeac", "c"),  # 都落ち goes below the forbidden finisher
         (FIVE, "a", "a", "bcdea", "a"),  # went out first but on a forbidden card: falls
         (FIVE, "bd", "a", "acedb", None),
-        (FIVE, "bd", "d", "aceb" "d", "d"),
+        (FIVE, "bd", "d", "acebd", "d"),
         (("a", "b", "c"), "", "b", "acb", "b"),
         (("a", "b", "c"), "a", None, "bca", None),
         (("a", "b", "c", "d"), "a", "b", "bcda", None),
@@ -63,13 +63,16 @@ def test_titles_and_default_points(players, titles):
     result = score_daifugo(DaifugoRound(order), HYOUSUBE)
     assert tuple(result.titles[p] for p in order) == titles
     defaults = {"daifugo": 2, "fugo": 1, "heimin": 0, "hinmin": -1, "daihinmin": -2}
-    assert dict(result.points) == {p: defaults[t] for p, t in zip(order, titles)}
+    assert dict(result.points) == {p: defaults[t] for p, t in zip(order, titles, strict=True)}
 
 
 def test_exchanges_five_and_three():
     result = score_daifugo(DaifugoRound(FIVE), HYOUSUBE)
     assert result.exchanges == (
-        Exchange("e", "a", 2), Exchange("a", "e", 2), Exchange("d", "b", 1), Exchange("b", "d", 1)
+        Exchange("e", "a", 2),
+        Exchange("a", "e", 2),
+        Exchange("d", "b", 1),
+        Exchange("b", "d", 1),
     )
     three = score_daifugo(DaifugoRound(("x", "y", "z")), HYOUSUBE)
     assert three.exchanges == (Exchange("z", "x", 2), Exchange("x", "z", 2))
@@ -142,7 +145,9 @@ def test_round_properties(round_):
     if round_.previous_daifugo in round_.order:
         assert (fell is None) == (normal[0] == round_.previous_daifugo)
     penalised = [p for p in round_.order if p in round_.forbidden and p != fell]
-    bottom = final[len(final) - len(penalised) - (1 if fell else 0):len(final) - (1 if fell else 0)]
+    bottom = final[
+        len(final) - len(penalised) - (1 if fell else 0) : len(final) - (1 if fell else 0)
+    ]
     assert list(bottom) == penalised[::-1]
     assert [p for p in final if p in normal and p != fell] == [p for p in normal if p != fell]
     assert result.next_leader == final[-1]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.errors import EfudaError
+from core.errors import EfudaError
 from scoring.napoleon import NapoleonDeal, score_napoleon
 
 from .strategies import GARBAGE, NAPOLEON_RULESETS, napoleon_deals
@@ -67,7 +67,7 @@ def test_more_honours_never_lose_except_at_twenty(ruleset, data):
     for honours in range(0, 21 - deal.discarded):
         result = score_napoleon(dataclasses.replace(deal, honours=honours), ruleset)
         outcomes.append((result.army_count, result.won, result.plan_b or result.all20))
-    for (_, won_before, _), (count, won, special) in zip(outcomes, outcomes[1:]):
+    for (_, won_before, _), (count, won, special) in zip(outcomes, outcomes[1:], strict=False):
         if won_before and not won:
             assert count == 20 and special and deal.bid < 20
 

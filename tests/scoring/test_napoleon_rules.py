@@ -2,8 +2,8 @@
 
 import pytest
 
+from core.errors import EfudaError
 from rules import build_ruleset, get_preset
-from scoring.errors import EfudaError
 from scoring.napoleon import NapoleonDeal, score_napoleon
 
 from .helpers import deal, seats
@@ -50,9 +50,7 @@ def test_originator_discards_belong_to_allies():
 )
 def test_wiki_discard_policies(policy, last_trick, army, won):
     rules = build_ruleset("napoleon-wiki", {"discard_policy": policy})
-    result = score_napoleon(
-        deal(5, bid=12, honours=11, discarded=2, last_trick=last_trick), rules
-    )
+    result = score_napoleon(deal(5, bid=12, honours=11, discarded=2, last_trick=last_trick), rules)
     assert (result.army_count, result.won) == (army, won)
 
 

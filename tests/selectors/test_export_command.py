@@ -18,7 +18,9 @@ def run(*args) -> list[dict]:
 def line_sums(club, game, **filters):
     return dict(
         ScoreLine.objects.filter(club=club, game=game, **filters)
-        .values_list("player__name").annotate(s=Sum("points")).values_list("player__name", "s")
+        .values_list("player__name")
+        .annotate(s=Sum("points"))
+        .values_list("player__name", "s")
     )
 
 
@@ -36,12 +38,21 @@ def test_month_export_and_same_rows_as_download(club, client, users):
     club_with_history(club)
     rows = run("--club", club.slug, "--game", "napoleon", "--month", "2026-10")
     assert {r["player"]: int(r["points"]) for r in rows} == line_sums(
-        club, "napoleon", month="2026-10-01")
+        club, "napoleon", month="2026-10-01"
+    )
     client.force_login(users["member"])
     response = client.get(f"/c/{club.slug}/standings/napoleon/2026/10/?format=csv")
     out = io.StringIO()
-    call_command("export_standings", "--club", club.slug, "--game", "napoleon", "--month",
-                 "2026-10", stdout=out)
+    call_command(
+        "export_standings",
+        "--club",
+        club.slug,
+        "--game",
+        "napoleon",
+        "--month",
+        "2026-10",
+        stdout=out,
+    )
     assert response.content.decode() == out.getvalue()
 
 

@@ -20,7 +20,10 @@ def test_month_standings_share_rank_when_every_tiebreak_is_equal(club):
     club_with_history(club)
     result = standings(club=club, game="napoleon", period=Period.of(2026, 11))
     assert table(result) == [
-        (1, "Ken", 2, 3), (1, "太郎", 2, 3), (3, "ゆき", 1, 3), (4, "花子", -1, 3),
+        (1, "Ken", 2, 3),
+        (1, "太郎", 2, 3),
+        (3, "ゆき", 1, 3),
+        (4, "花子", -1, 3),
         (5, "渡邊", -4, 3),
     ]
 
@@ -31,7 +34,10 @@ def test_all_time_tiebreak_uses_napoleon_wins(club):
     result = standings(club=club, game="napoleon", period=Period("all"))
     # 太郎 and 花子 both 0 points, 0.0 average; 太郎 won once as Napoleon.
     assert table(result) == [
-        (1, "ゆき", 2, 4), (2, "Ken", 1, 4), (3, "太郎", 0, 4), (4, "花子", 0, 4),
+        (1, "ゆき", 2, 4),
+        (2, "Ken", 1, 4),
+        (3, "太郎", 0, 4),
+        (4, "花子", 0, 4),
         (5, "渡邊", -3, 4),
     ]
     taro = result.rows[2]
@@ -46,7 +52,9 @@ def test_season_matches_sum_of_score_lines(club):
     result = standings(club=club, game="napoleon", period=Period.of(2026))
     sums = dict(
         ScoreLine.objects.filter(club=club, game="napoleon", date__year=2026)
-        .values_list("player__name").annotate(s=Sum("points")).values_list("player__name", "s")
+        .values_list("player__name")
+        .annotate(s=Sum("points"))
+        .values_list("player__name", "s")
     )
     assert {r.name: r.points for r in result.rows} == sums
 
@@ -65,8 +73,11 @@ def test_daifugo_titles_and_miyako_ochi(club):
     result = standings(club=club, game="daifugo", period=Period.of(2026, 11))
     by_name = {r.name: r for r in result.rows}
     assert [r.name for r in result.rows] == ["花子", "ゆき", "Ken", "太郎"]
-    assert (by_name["ゆき"].title_daifugo, by_name["ゆき"].title_daihinmin,
-            by_name["ゆき"].miyako_ochi) == (1, 1, 1)
+    assert (
+        by_name["ゆき"].title_daifugo,
+        by_name["ゆき"].title_daihinmin,
+        by_name["ゆき"].miyako_ochi,
+    ) == (1, 1, 1)
     assert by_name["花子"].title_fugo == 1
 
 
@@ -104,7 +115,9 @@ def test_player_stats_by_bid_trump_and_months(club):
     taro, watanabe = history["players"][:2]
     stats = player_stats(player=taro)
     assert [(m.month, m.points, m.cumulative) for m in stats.months["napoleon"]] == [
-        ("2026-10", -1 - 1, -2), ("2026-11", 2, 0)]
+        ("2026-10", -1 - 1, -2),
+        ("2026-11", 2, 0),
+    ]
     assert [(b.label, b.deals, b.wins) for b in stats.by_bid] == [("13", 2, 1)]
     assert [(b.label, b.deals, b.wins) for b in stats.by_trump] == [("♠", 2, 1)]
     solo = player_stats(player=watanabe)

@@ -1,13 +1,12 @@
 """deal_record / deal_update / deal_delete / deal_restore: stored lines and aggregates always
 equal what the scoring core says, and every write is all or nothing."""
 
-import datetime
 from collections import defaultdict
 
 import pytest
 
+from core.errors import EfudaError
 from scoring.daifugo import DaifugoRound, score_daifugo
-from scoring.errors import EfudaError
 from scoring.napoleon import NapoleonDeal, score_napoleon
 from tournaments.models import BidAggregate, Deal, ScoreLine, StandingAggregate
 from tournaments.services.deals import deal_delete, deal_record, deal_restore, deal_update
@@ -18,9 +17,18 @@ pytestmark = pytest.mark.django_db
 
 def napoleon_data(players, **changes):
     seats = [p.id for p in players[:5]]
-    data = {"seats": seats, "napoleon": seats[0], "bid": 13, "trump": "S", "called": "SA",
-            "adjutant": seats[1], "honours": 14, "discarded": 0, "last_trick": None,
-            "redeal": False}
+    data = {
+        "seats": seats,
+        "napoleon": seats[0],
+        "bid": 13,
+        "trump": "S",
+        "called": "SA",
+        "adjutant": seats[1],
+        "honours": 14,
+        "discarded": 0,
+        "last_trick": None,
+        "redeal": False,
+    }
     data.update(changes)
     return data
 
@@ -33,8 +41,13 @@ def aggregates(club):
     """{(player, period): (points, deals, napoleon_deals, title_daihinmin, miyako)} non-zero."""
     rows = StandingAggregate.objects.filter(club=club)
     return {
-        (a.player_id, a.period): (a.points, a.deals, a.napoleon_deals, a.title_daihinmin,
-                                  a.miyako_ochi)
+        (a.player_id, a.period): (
+            a.points,
+            a.deals,
+            a.napoleon_deals,
+            a.title_daihinmin,
+            a.miyako_ochi,
+        )
         for a in rows
         if a.deals or a.points
     }
@@ -57,9 +70,16 @@ def test_record_matches_scoring_core(napoleon_session, players, club, users):
     data = napoleon_data(players)
     deal = deal_record(session=napoleon_session, data=data, user=users["scorekeeper"])
     expected = score_napoleon(
-        NapoleonDeal(seats=tuple(str(s) for s in data["seats"]), napoleon=str(data["napoleon"]),
-                     bid=13, trump="S", called="SA", adjutant=str(data["adjutant"]),
-                     honours=14, discarded=0),
+        NapoleonDeal(
+            seats=tuple(str(s) for s in data["seats"]),
+            napoleon=str(data["napoleon"]),
+            bid=13,
+            trump="S",
+            called="SA",
+            adjutant=str(data["adjutant"]),
+            honours=14,
+            discarded=0,
+        ),
         session_rules(napoleon_session),
     )
     assert lines_of(deal) == {int(k): v for k, v in expected.points.items()}
@@ -97,8 +117,12 @@ def test_invalid_deal_writes_nothing(napoleon_session, players, club):
 
 def test_update_rescores_and_keeps_history(napoleon_session, players, club, users):
     deal = deal_record(session=napoleon_session, data=napoleon_data(players))
-    updated = deal_update(deal=deal, data=napoleon_data(players, honours=10),
-                          user=users["owner"], version=deal.version)
+    updated = deal_update(
+        deal=deal,
+        data=napoleon_data(players, honours=10),
+        user=users["owner"],
+        version=deal.version,
+    )
     assert updated.version == 2 and updated.updated_by == users["owner"]
     assert lines_of(updated)[players[0].id] == -2  # set: the army took 10 of 13
     assert aggregates(club) == aggregates_from_lines(club)

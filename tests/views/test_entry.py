@@ -20,9 +20,19 @@ def keeper(client, users):
 
 def post_data(players, **changes):
     seats = [p.id for p in players[:5]]
-    data = {"seats": seats, "napoleon": seats[0], "bid": 13, "trump": "S", "called_suit": "S",
-            "called_rank": "A", "adjutant": seats[1], "honours": 14, "discarded": 0,
-            "submission_key": "key-1", "action": "preview"}
+    data = {
+        "seats": seats,
+        "napoleon": seats[0],
+        "bid": 13,
+        "trump": "S",
+        "called_suit": "S",
+        "called_rank": "A",
+        "adjutant": seats[1],
+        "honours": 14,
+        "discarded": 0,
+        "submission_key": "key-1",
+        "action": "preview",
+    }
     data.update(changes)
     return data
 
@@ -32,8 +42,9 @@ def new_url(session):
 
 
 def test_get_preselects_previous_seats(keeper, napoleon_session, players):
-    deal_record(session=napoleon_session, data={
-        "seats": [p.id for p in players[1:6]], "redeal": True})
+    deal_record(
+        session=napoleon_session, data={"seats": [p.id for p in players[1:6]], "redeal": True}
+    )
     html = keeper.get(new_url(napoleon_session)).content.decode()
     for player in players[1:6]:
         assert f'name="seats" value="{player.id}" checked' in html
@@ -77,6 +88,7 @@ def test_bad_bid_shows_message_beside_bid_in_japanese(keeper, napoleon_session, 
     assert "field-error" in bid_block
     with translation.override("ja"):
         from django.utils.translation import gettext
+
         expected = gettext(
             "The bid must be a whole number from %(min)s to %(max)s with %(players)s "
             "players, not %(bid)s."
@@ -86,8 +98,9 @@ def test_bad_bid_shows_message_beside_bid_in_japanese(keeper, napoleon_session, 
 
 def test_english_rendering(keeper, napoleon_session, players):
     keeper.cookies["django_language"] = "en"
-    response = keeper.post(new_url(napoleon_session), post_data(players, bid=25),
-                           HTTP_ACCEPT_LANGUAGE="en")
+    response = keeper.post(
+        new_url(napoleon_session), post_data(players, bid=25), HTTP_ACCEPT_LANGUAGE="en"
+    )
     html = response.content.decode()
     assert "The bid must be a whole number from 10 to 20 with 5 players, not 25." in html
     assert "Points before saving" in html
@@ -107,21 +120,35 @@ def test_add_a_new_player_inline(keeper, napoleon_session, players):
 
 
 def test_redeal(keeper, napoleon_session, players):
-    data = {"seats": [p.id for p in players[:5]], "redeal": "on", "action": "save",
-            "submission_key": "r1"}
+    data = {
+        "seats": [p.id for p in players[:5]],
+        "redeal": "on",
+        "action": "save",
+        "submission_key": "r1",
+    }
     assert keeper.post(new_url(napoleon_session), data).status_code == 302
     deal = Deal.objects.get()
     assert deal.redeal and not ScoreLine.objects.exists()
-    page = keeper.get(reverse("session_detail", args=[napoleon_session.club.slug,
-                                                      napoleon_session.pk])).content.decode()
+    page = keeper.get(
+        reverse("session_detail", args=[napoleon_session.club.slug, napoleon_session.pk])
+    ).content.decode()
     assert "流れ" in page
 
 
 def test_edit_and_stale_edit(keeper, napoleon_session, players, users):
-    deal = deal_record(session=napoleon_session, data={
-        "seats": [p.id for p in players[:5]], "napoleon": players[0].id, "bid": 13,
-        "trump": "S", "called": "SA", "adjutant": players[1].id, "honours": 14,
-        "discarded": 0})
+    deal = deal_record(
+        session=napoleon_session,
+        data={
+            "seats": [p.id for p in players[:5]],
+            "napoleon": players[0].id,
+            "bid": 13,
+            "trump": "S",
+            "called": "SA",
+            "adjutant": players[1].id,
+            "honours": 14,
+            "discarded": 0,
+        },
+    )
     url = reverse("deal_edit", args=[napoleon_session.club.slug, deal.pk])
     html = keeper.get(url).content.decode()
     assert 'name="version" value="1"' in html and 'value="13" checked' in html
@@ -142,9 +169,18 @@ def test_edit_and_stale_edit(keeper, napoleon_session, players, users):
 
 
 def test_delete_and_restore(keeper, napoleon_session, players):
-    deal = deal_record(session=napoleon_session, data={
-        "seats": [p.id for p in players[:5]], "napoleon": players[0].id, "bid": 13,
-        "trump": "S", "adjutant": players[1].id, "honours": 14, "discarded": 0})
+    deal = deal_record(
+        session=napoleon_session,
+        data={
+            "seats": [p.id for p in players[:5]],
+            "napoleon": players[0].id,
+            "bid": 13,
+            "trump": "S",
+            "adjutant": players[1].id,
+            "honours": 14,
+            "discarded": 0,
+        },
+    )
     slug = napoleon_session.club.slug
     assert keeper.get(reverse("deal_delete", args=[slug, deal.pk])).status_code == 405
     keeper.post(reverse("deal_delete", args=[slug, deal.pk]))
@@ -162,8 +198,9 @@ def test_session_page_running_totals_and_winner(client, napoleon_session, player
     deal_record(session=napoleon_session, data=dict(base, napoleon=seats[0], adjutant=seats[1]))
     deal_record(session=napoleon_session, data=dict(base, napoleon=seats[2], adjutant=None))
     client.force_login(users["member"])
-    html = client.get(reverse("session_detail", args=[napoleon_session.club.slug,
-                                                      napoleon_session.pk])).content.decode()
+    html = client.get(
+        reverse("session_detail", args=[napoleon_session.club.slug, napoleon_session.pk])
+    ).content.decode()
     # deal 2: solo win, Napoleon +4, others -1 → 太郎 +1, 花子 0, Ken +3.
     assert "独り立ち" in html and "13♥" in html
     assert "Ken</bdi> +3" in html and "太郎</bdi> +1" in html
@@ -178,8 +215,12 @@ def test_daifugo_round_preview_and_save(keeper, daifugo_session, players):
     url = reverse("round_new", args=[daifugo_session.club.slug, daifugo_session.pk])
     html = keeper.get(url).content.decode()
     assert 'select name="order"' in html and "data-tap-player" in html
-    data = {"order": [a, b, c, d, ""], "forbidden": [b], "submission_key": "d1",
-            "action": "preview"}
+    data = {
+        "order": [a, b, c, d, ""],
+        "forbidden": [b],
+        "submission_key": "d1",
+        "action": "preview",
+    }
     html = keeper.post(url, data).content.decode()
     assert "大富豪" in html and "大貧民" in html
     assert f'data-player="{b}">-2<' in html  # forbidden finish: placed last
@@ -218,9 +259,18 @@ HOSTILE = ["<script>alert(1)</script>", "مرحبا", "🃏👑"]
 def test_hostile_names_are_escaped_inside_bdi(client, users, napoleon_session, club):
     players = [PlayerFactory(club=club, name=name) for name in HOSTILE]
     players += [PlayerFactory(club=club, name=f"p{i}") for i in range(2)]
-    deal_record(session=napoleon_session, data={
-        "seats": [p.id for p in players], "napoleon": players[0].id, "bid": 12,
-        "trump": "C", "adjutant": players[1].id, "honours": 12, "discarded": 0})
+    deal_record(
+        session=napoleon_session,
+        data={
+            "seats": [p.id for p in players],
+            "napoleon": players[0].id,
+            "bid": 12,
+            "trump": "C",
+            "adjutant": players[1].id,
+            "honours": 12,
+            "discarded": 0,
+        },
+    )
     client.force_login(users["scorekeeper"])
     pages = [
         reverse("session_detail", args=[club.slug, napoleon_session.pk]),
@@ -238,7 +288,8 @@ def test_hostile_names_are_escaped_inside_bdi(client, users, napoleon_session, c
 
 
 def test_edit_an_earlier_daifugo_round_previews_with_its_own_predecessor(
-        keeper, daifugo_session, players):
+    keeper, daifugo_session, players
+):
     a, b, c, d = (p.id for p in players[:4])
     first = deal_record(session=daifugo_session, data={"order": [a, b, c, d]})
     second = deal_record(session=daifugo_session, data={"order": [b, c, d, a]})
@@ -260,14 +311,17 @@ def test_edit_an_earlier_daifugo_round_previews_with_its_own_predecessor(
 def test_live_preview_names_what_is_still_missing(keeper, napoleon_session, players):
     url = reverse("deal_preview", args=[napoleon_session.club.slug, napoleon_session.pk])
     data = {"seats": [p.id for p in players[:5]], "napoleon": players[0].id}
-    html = keeper.post(url, data, HTTP_HX_REQUEST="true",
-                       HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    html = keeper.post(
+        url, data, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
     assert "None" not in html and "field-error" not in html
     assert 'class="muted pending"' in html
 
 
 def test_joker_refused_beside_called_card(keeper, napoleon_session, players):
-    html = keeper.post(new_url(napoleon_session), post_data(
-        players, called_suit="JK", called_rank="", action="save")).content.decode()
+    html = keeper.post(
+        new_url(napoleon_session),
+        post_data(players, called_suit="JK", called_rank="", action="save"),
+    ).content.decode()
     called_block = html.split("<legend>")[4]  # seats, napoleon, bid, called card
     assert "field-error" in called_block and not Deal.objects.exists()

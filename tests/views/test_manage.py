@@ -34,11 +34,13 @@ def test_add_member_by_username(owner, club):
     from tests.factories import UserFactory
 
     UserFactory(username="newbie")
-    response = owner.post(reverse("member_add", args=[club.slug]),
-                          {"username": "nobody-here", "role": "member"})
+    response = owner.post(
+        reverse("member_add", args=[club.slug]), {"username": "nobody-here", "role": "member"}
+    )
     assert response.status_code == 400 and "nobody-here" in response.content.decode()
-    owner.post(reverse("member_add", args=[club.slug]),
-               {"username": "newbie", "role": "scorekeeper"})
+    owner.post(
+        reverse("member_add", args=[club.slug]), {"username": "newbie", "role": "scorekeeper"}
+    )
     assert Membership.objects.get(club=club, user__username="newbie").role == "scorekeeper"
 
 
@@ -65,20 +67,31 @@ def test_ruleset_option_error_beside_option(owner, club):
     url = reverse("ruleset_new", args=[club.slug])
     html = owner.get(url + "?preset=napoleon-wiki").content.decode()
     assert 'name="options.min_bid"' in html and 'name="options.discard_policy"' in html
-    response = owner.post(url, {"code": "house", "preset": "napoleon-wiki",
-                                "options.min_bid": "25", "action": "save"})
+    response = owner.post(
+        url, {"code": "house", "preset": "napoleon-wiki", "options.min_bid": "25", "action": "save"}
+    )
     html = response.content.decode()
     assert not ClubRuleSet.objects.filter(code="house").exists()
     option_block = html.split('name="options.min_bid"')[1].split("<label")[0]
     assert "field-error" in option_block
-    owner.post(url, {"code": "house", "preset": "napoleon-wiki", "options.min_bid": "12",
-                     "options.discard_policy": "last_trick", "action": "save"})
+    owner.post(
+        url,
+        {
+            "code": "house",
+            "preset": "napoleon-wiki",
+            "options.min_bid": "12",
+            "options.discard_policy": "last_trick",
+            "action": "save",
+        },
+    )
     ruleset = ClubRuleSet.objects.get(club=club, code="house")
     assert ruleset.options == {"min_bid": 12, "discard_policy": "last_trick"}
 
 
 def test_club_settings_and_publishing(owner, club):
-    owner.post(reverse("club_settings", args=[club.slug]), {"name": "新しい名前", "is_public": "on"})
+    owner.post(
+        reverse("club_settings", args=[club.slug]), {"name": "新しい名前", "is_public": "on"}
+    )
     club.refresh_from_db()
     assert club.name == "新しい名前" and club.is_public
 

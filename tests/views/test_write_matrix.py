@@ -19,7 +19,14 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests import factories
 from tournaments.models import (
-    Club, ClubRuleSet, Deal, GameSession, Membership, Player, ScoreLine, StandingAggregate,
+    Club,
+    ClubRuleSet,
+    Deal,
+    GameSession,
+    Membership,
+    Player,
+    ScoreLine,
+    StandingAggregate,
 )
 from tournaments.services.deals import deal_delete, deal_record
 
@@ -58,7 +65,8 @@ OTHER_WRITES = {
     # Tournaments: staff of the organising club, or a table's PIN; tested in tests/events.
     "tournament_pin": "PIN login", "tournament_pin_logout": "PIN logout",
     "tournament_table_record": "table PIN or staff",
-    "tournament_table_preview": "table PIN or staff (scores, writes nothing)", "tournament_deal_confirm": "table PIN",
+    "tournament_table_preview": "table PIN or staff (scores, writes nothing)",
+    "tournament_deal_confirm": "table PIN",
     "tournament_deal_dispute": "table PIN", "tournament_new": "club scorekeeper",
     "tournament_manage": "staff", "tournament_entry_add": "staff",
     "tournament_entry_check_in": "staff", "tournament_entry_drop": "staff",
@@ -74,12 +82,21 @@ OTHER_WRITES = {
 # still, decorate read views with ``require_safe`` and drop them from here.
 UNRESTRICTED_READS = {
     "tournament_list",
-    "tournament_detail", "tournament_standings", "tournament_timer", "tournament_results_pdf",
-    "tournament_table", "tournament_slips_pdf",
+    "tournament_detail",
+    "tournament_standings",
+    "tournament_timer",
+    "tournament_results_pdf",
+    "tournament_table",
+    "tournament_slips_pdf",
 }
 
-DUMMY = {"int": 987654, "slug": "no-such-club", "str": "napoleon", "path": "x", "uuid":
-         "00000000-0000-0000-0000-000000000000"}
+DUMMY = {
+    "int": 987654,
+    "slug": "no-such-club",
+    "str": "napoleon",
+    "path": "x",
+    "uuid": "00000000-0000-0000-0000-000000000000",
+}
 
 
 def _patterns(patterns=None, namespace=None):
@@ -155,28 +172,49 @@ def _build_world():
     users["outsider"] = factories.UserFactory(username="m-outsider")
     factories.UserFactory(username="m-newcomer")
     players = [factories.PlayerFactory(club=club, name=f"P{i}") for i in range(5)]
-    nap_rules = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki",
-                                             preset="napoleon-wiki")
-    dai_rules = factories.ClubRuleSetFactory(club=club, code="daifugo-common",
-                                             preset="daifugo-common")
+    nap_rules = factories.ClubRuleSetFactory(
+        club=club, code="napoleon-wiki", preset="napoleon-wiki"
+    )
+    dai_rules = factories.ClubRuleSetFactory(
+        club=club, code="daifugo-common", preset="daifugo-common"
+    )
     day = datetime.date(2026, 11, 20)
     nap = factories.session(club=club, ruleset=nap_rules, date=day)
     dai = factories.session(club=club, ruleset=dai_rules, date=day)
     seats = [p.id for p in players]
-    deal = deal_record(session=nap, data={"seats": seats, "napoleon": seats[0], "bid": 13,
-                                          "trump": "S", "adjutant": seats[1], "honours": 14,
-                                          "discarded": 0})
+    deal = deal_record(
+        session=nap,
+        data={
+            "seats": seats,
+            "napoleon": seats[0],
+            "bid": 13,
+            "trump": "S",
+            "adjutant": seats[1],
+            "honours": 14,
+            "discarded": 0,
+        },
+    )
     gone = deal_record(session=nap, data={"seats": seats, "redeal": True})
     deal_delete(deal=gone)
     member = Membership.objects.get(club=club, user=users[MEMBER])
-    napoleon_post = {"seats": seats, "napoleon": seats[2], "bid": 12, "trump": "H",
-                     "adjutant": seats[3], "honours": 12, "discarded": 0, "action": "save"}
+    napoleon_post = {
+        "seats": seats,
+        "napoleon": seats[2],
+        "bid": 12,
+        "trump": "H",
+        "adjutant": seats[3],
+        "honours": 12,
+        "discarded": 0,
+        "action": "save",
+    }
     requests = {
         "session_new": ({}, {"date": "2026-11-22", "table": "Z", "rules": "napoleon-wiki"}),
         "deal_new": ({"pk": nap.pk}, dict(napoleon_post, submission_key="mx")),
         "deal_preview": ({"pk": nap.pk}, napoleon_post),
-        "round_new": ({"pk": dai.pk}, {"order": seats[:4], "action": "save",
-                                      "submission_key": "my"}),
+        "round_new": (
+            {"pk": dai.pk},
+            {"order": seats[:4], "action": "save", "submission_key": "my"},
+        ),
         "round_preview": ({"pk": dai.pk}, {"order": seats[:4]}),
         "deal_edit": ({"pk": deal.pk}, dict(napoleon_post, version=deal.version)),
         "deal_delete": ({"pk": deal.pk}, {}),
@@ -187,11 +225,19 @@ def _build_world():
         "member_remove": ({"pk": member.pk}, {}),
         "player_rename": ({"pk": players[4].pk}, {"name": "Renamed player"}),
         "player_active": ({"pk": players[4].pk}, {"active": "0"}),
-        "ruleset_new": ({}, {"code": "house", "preset": "napoleon-wiki",
-                             "options.min_bid": "12", "action": "save"}),
-        "ruleset_edit": ({"pk": nap_rules.pk}, {"code": "napoleon-wiki", "preset":
-                                                "napoleon-wiki", "options.min_bid": "11",
-                                                "action": "save"}),
+        "ruleset_new": (
+            {},
+            {"code": "house", "preset": "napoleon-wiki", "options.min_bid": "12", "action": "save"},
+        ),
+        "ruleset_edit": (
+            {"pk": nap_rules.pk},
+            {
+                "code": "napoleon-wiki",
+                "preset": "napoleon-wiki",
+                "options.min_bid": "11",
+                "action": "save",
+            },
+        ),
         "manage_import": ({}, {}),
         "club_new": (None, {"slug": "fresh-club", "name": "Fresh"}),
     }
@@ -261,8 +307,10 @@ def test_outsider_cannot_read_private_club(world):
     client.force_login(world["users"]["outsider"])
     club = world["club"]
     session = GameSession.objects.filter(club=club).first()
-    for url in (reverse("session_list", args=[club.slug]),
-                reverse("session_detail", args=[club.slug, session.pk])):
+    for url in (
+        reverse("session_list", args=[club.slug]),
+        reverse("session_detail", args=[club.slug, session.pk]),
+    ):
         assert client.get(url).status_code == 404
     assert Client().get(reverse("session_list", args=[club.slug])).status_code == 404
 

@@ -1,7 +1,7 @@
 """Errors of the draw. A user error is shown (translated) to the staff; anything else is a bug."""
 
-from scoring.errors import EfudaError
-from scoring.i18n import N_
+from core.errors import EfudaError
+from core.i18n import N_
 
 TOO_FEW = N_("%(count)s players cannot fill a table: this rule set needs at least %(min)s.")
 UNKNOWN_METHOD = N_("“%(method)s” is not a seating method.")

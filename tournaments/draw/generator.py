@@ -66,7 +66,7 @@ class History:
             for i, p in enumerate(table):
                 self.seats[p][i] += 1
                 self.sizes[p][len(table)] += 1
-                for q in table[i + 1:]:
+                for q in table[i + 1 :]:
                     self.met[frozenset((p, q))] += 1
         for p in past.sitouts:
             self.sitouts[p] += 1
@@ -99,8 +99,9 @@ def _choose_sitouts(players: list, count: int, history: History, rng: random.Ran
 class _Cost:
     """Pair and player costs, precomputed into plain lists for the swap loop."""
 
-    def __init__(self, players: list, history: History, sizes: Sequence[int],
-                 ranks: Mapping | None):
+    def __init__(
+        self, players: list, history: History, sizes: Sequence[int], ranks: Mapping | None
+    ):
         self.index = {p: i for i, p in enumerate(players)}
         n = len(players)
         self.matrix = [[0.0] * n for _ in range(n)]
@@ -138,33 +139,36 @@ def _greedy(order: list[int], players: list, sizes: Sequence[int], cost: _Cost) 
     return tables
 
 
-def _improve(tables: list[list], players: list, cost: _Cost, rng: random.Random,
-             rounds: int) -> None:
+def _improve(
+    tables: list[list], players: list, cost: _Cost, rng: random.Random, rounds: int
+) -> None:
     """Seeded random swaps between two tables; keep those that do not make the draw worse."""
     if len(tables) < 2:
         return
     count = len(tables)
     for _ in range(rounds):
         ta, tb = rng.sample(range(count), 2)
-        A, B = tables[ta], tables[tb]
-        i, j = rng.randrange(len(A)), rng.randrange(len(B))
-        a, b = A[i], B[j]
+        tab_a, tab_b = tables[ta], tables[tb]
+        i, j = rng.randrange(len(tab_a)), rng.randrange(len(tab_b))
+        a, b = tab_a[i], tab_b[j]
         delta = 0.0
-        if len(A) != len(B):
+        if len(tab_a) != len(tab_b):
             delta = (
-                cost.player(b, len(A), players) + cost.player(a, len(B), players)
-                - cost.player(a, len(A), players) - cost.player(b, len(B), players)
+                cost.player(b, len(tab_a), players)
+                + cost.player(a, len(tab_b), players)
+                - cost.player(a, len(tab_a), players)
+                - cost.player(b, len(tab_b), players)
             )
         row_a, row_b = cost.matrix[a], cost.matrix[b]
-        for k, x in enumerate(A):
+        for k, x in enumerate(tab_a):
             if k != i:
                 delta += row_b[x] - row_a[x]
-        for k, y in enumerate(B):
+        for k, y in enumerate(tab_b):
             if k != j:
                 delta += row_a[y] - row_b[y]
         # Sideways moves (delta 0) let the search cross plateaus of equal cost.
         if delta < 0 or (delta == 0 and rng.random() < 0.5):
-            A[i], B[j] = b, a
+            tab_a[i], tab_b[j] = b, a
 
 
 def _seat_order(table: list, history: History, rng: random.Random) -> list:
@@ -220,13 +224,13 @@ def make_draw(
     if method == "fixed":
         tables, start = [], 0
         for size in sizes:
-            tables.append(playing[start:start + size])
+            tables.append(playing[start : start + size])
             start += size
     elif method == "random":
         rng.shuffle(playing)
         tables, start = [], 0
         for size in sizes:
-            tables.append(playing[start:start + size])
+            tables.append(playing[start : start + size])
             start += size
     else:
         # Swiss needs a standing to pair by: from the second round on.
@@ -238,7 +242,7 @@ def make_draw(
             indices.sort(key=lambda i: ranks[playing[i]])
             slots, start = [], 0
             for size in sizes:
-                slots.append(indices[start:start + size])
+                slots.append(indices[start : start + size])
                 start += size
         else:
             rng.shuffle(indices)

@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,312 +15,737 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Club',
+            name="Club",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(unique=True, verbose_name='address')),
-                ('name', models.CharField(max_length=100, verbose_name='name')),
-                ('is_public', models.BooleanField(default=False, help_text="Anyone may read the club's standings, sessions and player pages.", verbose_name='standings are public')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("slug", models.SlugField(unique=True, verbose_name="address")),
+                ("name", models.CharField(max_length=100, verbose_name="name")),
+                (
+                    "is_public",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Anyone may read the club's standings, sessions and player pages.",
+                        verbose_name="standings are public",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': 'club',
-                'verbose_name_plural': 'clubs',
-                'ordering': ['name'],
+                "verbose_name": "club",
+                "verbose_name_plural": "clubs",
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='ClubRuleSet',
+            name="ClubRuleSet",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.SlugField(verbose_name='code')),
-                ('name', models.CharField(blank=True, max_length=100, verbose_name='name')),
-                ('preset', models.CharField(max_length=40, verbose_name='preset')),
-                ('options', models.JSONField(blank=True, default=dict, verbose_name='options')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rulesets', to='tournaments.club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.SlugField(verbose_name="code")),
+                ("name", models.CharField(blank=True, max_length=100, verbose_name="name")),
+                ("preset", models.CharField(max_length=40, verbose_name="preset")),
+                ("options", models.JSONField(blank=True, default=dict, verbose_name="options")),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rulesets",
+                        to="tournaments.club",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rule set',
-                'verbose_name_plural': 'rule sets',
-                'ordering': ['code'],
+                "verbose_name": "rule set",
+                "verbose_name_plural": "rule sets",
+                "ordering": ["code"],
             },
         ),
         migrations.CreateModel(
-            name='GameSession',
+            name="GameSession",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('napoleon', 'Napoleon'), ('daifugo', 'Daifugō')], max_length=16, verbose_name='game')),
-                ('date', models.DateField(verbose_name='date')),
-                ('table', models.CharField(default='A', max_length=40, verbose_name='table')),
-                ('rules_snapshot', models.JSONField(default=dict, editable=False)),
-                ('notes', models.CharField(blank=True, max_length=200, verbose_name='notes')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sessions', to='tournaments.club')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('ruleset', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='sessions', to='tournaments.clubruleset', verbose_name='rule set')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("napoleon", "Napoleon"), ("daifugo", "Daifugō")],
+                        max_length=16,
+                        verbose_name="game",
+                    ),
+                ),
+                ("date", models.DateField(verbose_name="date")),
+                ("table", models.CharField(default="A", max_length=40, verbose_name="table")),
+                ("rules_snapshot", models.JSONField(default=dict, editable=False)),
+                ("notes", models.CharField(blank=True, max_length=200, verbose_name="notes")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sessions",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "ruleset",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="sessions",
+                        to="tournaments.clubruleset",
+                        verbose_name="rule set",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'session',
-                'verbose_name_plural': 'sessions',
-                'ordering': ['-date', 'table', '-id'],
+                "verbose_name": "session",
+                "verbose_name_plural": "sessions",
+                "ordering": ["-date", "table", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='HistoricalClubRuleSet',
+            name="HistoricalClubRuleSet",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('code', models.SlugField(verbose_name='code')),
-                ('name', models.CharField(blank=True, max_length=100, verbose_name='name')),
-                ('preset', models.CharField(max_length=40, verbose_name='preset')),
-                ('options', models.JSONField(blank=True, default=dict, verbose_name='options')),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('club', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.club')),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.SlugField(verbose_name="code")),
+                ("name", models.CharField(blank=True, max_length=100, verbose_name="name")),
+                ("preset", models.CharField(max_length=40, verbose_name="preset")),
+                ("options", models.JSONField(blank=True, default=dict, verbose_name="options")),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical rule set',
-                'verbose_name_plural': 'historical rule sets',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical rule set",
+                "verbose_name_plural": "historical rule sets",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalMembership',
+            name="HistoricalMembership",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('role', models.CharField(choices=[('owner', 'Owner'), ('scorekeeper', 'Scorekeeper'), ('member', 'Member')], default='member', max_length=16, verbose_name='role')),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('club', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.club')),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("owner", "Owner"),
+                            ("scorekeeper", "Scorekeeper"),
+                            ("member", "Member"),
+                        ],
+                        default="member",
+                        max_length=16,
+                        verbose_name="role",
+                    ),
+                ),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical membership',
-                'verbose_name_plural': 'historical memberships',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical membership",
+                "verbose_name_plural": "historical memberships",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('owner', 'Owner'), ('scorekeeper', 'Scorekeeper'), ('member', 'Member')], default='member', max_length=16, verbose_name='role')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='tournaments.club')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("owner", "Owner"),
+                            ("scorekeeper", "Scorekeeper"),
+                            ("member", "Member"),
+                        ],
+                        default="member",
+                        max_length=16,
+                        verbose_name="role",
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'membership',
-                'verbose_name_plural': 'memberships',
+                "verbose_name": "membership",
+                "verbose_name_plural": "memberships",
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=64, verbose_name='name')),
-                ('name_key', models.CharField(editable=False, max_length=64)),
-                ('active', models.BooleanField(default=True, verbose_name='active')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='tournaments.club')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='players', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=64, verbose_name="name")),
+                ("name_key", models.CharField(editable=False, max_length=64)),
+                ("active", models.BooleanField(default=True, verbose_name="active")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="players",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="players",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'player',
-                'verbose_name_plural': 'players',
-                'ordering': ['name'],
+                "verbose_name": "player",
+                "verbose_name_plural": "players",
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='HistoricalDeal',
+            name="HistoricalDeal",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('game', models.CharField(choices=[('napoleon', 'Napoleon'), ('daifugo', 'Daifugō')], max_length=16)),
-                ('seq', models.PositiveIntegerField(verbose_name='deal number')),
-                ('redeal', models.BooleanField(default=False, verbose_name='redeal')),
-                ('data', models.JSONField(default=dict)),
-                ('outcome', models.JSONField(default=dict)),
-                ('bid', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('trump', models.CharField(blank=True, max_length=1)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('is_deleted', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(blank=True, editable=False)),
-                ('updated_at', models.DateTimeField(blank=True, editable=False)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('club', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.club')),
-                ('created_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('session', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.gamesession')),
-                ('updated_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('adjutant', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.player')),
-                ('napoleon', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.player')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("napoleon", "Napoleon"), ("daifugo", "Daifugō")], max_length=16
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField(verbose_name="deal number")),
+                ("redeal", models.BooleanField(default=False, verbose_name="redeal")),
+                ("data", models.JSONField(default=dict)),
+                ("outcome", models.JSONField(default=dict)),
+                ("bid", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("trump", models.CharField(blank=True, max_length=1)),
+                ("version", models.PositiveIntegerField(default=1)),
+                ("is_deleted", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(blank=True, editable=False)),
+                ("updated_at", models.DateTimeField(blank=True, editable=False)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.gamesession",
+                    ),
+                ),
+                (
+                    "updated_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "adjutant",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.player",
+                    ),
+                ),
+                (
+                    "napoleon",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical deal',
-                'verbose_name_plural': 'historical deals',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical deal",
+                "verbose_name_plural": "historical deals",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='Deal',
+            name="Deal",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('napoleon', 'Napoleon'), ('daifugo', 'Daifugō')], max_length=16)),
-                ('seq', models.PositiveIntegerField(verbose_name='deal number')),
-                ('redeal', models.BooleanField(default=False, verbose_name='redeal')),
-                ('data', models.JSONField(default=dict)),
-                ('outcome', models.JSONField(default=dict)),
-                ('bid', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('trump', models.CharField(blank=True, max_length=1)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('submission_key', models.CharField(blank=True, max_length=64, null=True, unique=True)),
-                ('is_deleted', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('updated_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deals', to='tournaments.gamesession')),
-                ('adjutant', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.player')),
-                ('napoleon', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("napoleon", "Napoleon"), ("daifugo", "Daifugō")], max_length=16
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField(verbose_name="deal number")),
+                ("redeal", models.BooleanField(default=False, verbose_name="redeal")),
+                ("data", models.JSONField(default=dict)),
+                ("outcome", models.JSONField(default=dict)),
+                ("bid", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("trump", models.CharField(blank=True, max_length=1)),
+                ("version", models.PositiveIntegerField(default=1)),
+                (
+                    "submission_key",
+                    models.CharField(blank=True, max_length=64, null=True, unique=True),
+                ),
+                ("is_deleted", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "updated_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deals",
+                        to="tournaments.gamesession",
+                    ),
+                ),
+                (
+                    "adjutant",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.player",
+                    ),
+                ),
+                (
+                    "napoleon",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'deal',
-                'verbose_name_plural': 'deals',
-                'ordering': ['session', 'seq'],
+                "verbose_name": "deal",
+                "verbose_name_plural": "deals",
+                "ordering": ["session", "seq"],
             },
         ),
         migrations.CreateModel(
-            name='BidAggregate',
+            name="BidAggregate",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('bid', models.PositiveSmallIntegerField()),
-                ('trump', models.CharField(max_length=1)),
-                ('deals', models.PositiveIntegerField(default=0)),
-                ('wins', models.PositiveIntegerField(default=0)),
-                ('solo_deals', models.PositiveIntegerField(default=0)),
-                ('solo_wins', models.PositiveIntegerField(default=0)),
-                ('points', models.IntegerField(default=0)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='bid_aggregates', to='tournaments.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("bid", models.PositiveSmallIntegerField()),
+                ("trump", models.CharField(max_length=1)),
+                ("deals", models.PositiveIntegerField(default=0)),
+                ("wins", models.PositiveIntegerField(default=0)),
+                ("solo_deals", models.PositiveIntegerField(default=0)),
+                ("solo_wins", models.PositiveIntegerField(default=0)),
+                ("points", models.IntegerField(default=0)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="bid_aggregates",
+                        to="tournaments.player",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='ScoreLine',
+            name="ScoreLine",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('napoleon', 'Napoleon'), ('daifugo', 'Daifugō')], max_length=16)),
-                ('date', models.DateField()),
-                ('month', models.DateField(help_text="first day of the deal's month")),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('points', models.IntegerField()),
-                ('role', models.CharField(max_length=16)),
-                ('won', models.BooleanField(null=True)),
-                ('bid', models.PositiveSmallIntegerField(null=True)),
-                ('trump', models.CharField(blank=True, max_length=1)),
-                ('solo', models.BooleanField(default=False)),
-                ('plan_b', models.BooleanField(default=False)),
-                ('all20', models.BooleanField(default=False)),
-                ('position', models.PositiveSmallIntegerField(null=True)),
-                ('miyako_ochi', models.BooleanField(default=False)),
-                ('forbidden', models.BooleanField(default=False)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club')),
-                ('deal', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='lines', to='tournaments.deal')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='lines', to='tournaments.player')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.gamesession')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("napoleon", "Napoleon"), ("daifugo", "Daifugō")], max_length=16
+                    ),
+                ),
+                ("date", models.DateField()),
+                ("month", models.DateField(help_text="first day of the deal's month")),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("points", models.IntegerField()),
+                ("role", models.CharField(max_length=16)),
+                ("won", models.BooleanField(null=True)),
+                ("bid", models.PositiveSmallIntegerField(null=True)),
+                ("trump", models.CharField(blank=True, max_length=1)),
+                ("solo", models.BooleanField(default=False)),
+                ("plan_b", models.BooleanField(default=False)),
+                ("all20", models.BooleanField(default=False)),
+                ("position", models.PositiveSmallIntegerField(null=True)),
+                ("miyako_ochi", models.BooleanField(default=False)),
+                ("forbidden", models.BooleanField(default=False)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "deal",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="lines",
+                        to="tournaments.deal",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="lines",
+                        to="tournaments.player",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.gamesession",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='StandingAggregate',
+            name="StandingAggregate",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('napoleon', 'Napoleon'), ('daifugo', 'Daifugō')], max_length=16)),
-                ('period', models.CharField(max_length=7)),
-                ('points', models.IntegerField(default=0)),
-                ('deals', models.PositiveIntegerField(default=0)),
-                ('wins', models.PositiveIntegerField(default=0)),
-                ('napoleon_deals', models.PositiveIntegerField(default=0)),
-                ('napoleon_wins', models.PositiveIntegerField(default=0)),
-                ('adjutant_deals', models.PositiveIntegerField(default=0)),
-                ('adjutant_wins', models.PositiveIntegerField(default=0)),
-                ('solo_deals', models.PositiveIntegerField(default=0)),
-                ('solo_wins', models.PositiveIntegerField(default=0)),
-                ('plan_b_suffered', models.PositiveIntegerField(default=0)),
-                ('plan_b_inflicted', models.PositiveIntegerField(default=0)),
-                ('title_daifugo', models.PositiveIntegerField(default=0)),
-                ('title_fugo', models.PositiveIntegerField(default=0)),
-                ('title_heimin', models.PositiveIntegerField(default=0)),
-                ('title_hinmin', models.PositiveIntegerField(default=0)),
-                ('title_daihinmin', models.PositiveIntegerField(default=0)),
-                ('miyako_ochi', models.PositiveIntegerField(default=0)),
-                ('forbidden', models.PositiveIntegerField(default=0)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='aggregates', to='tournaments.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("napoleon", "Napoleon"), ("daifugo", "Daifugō")], max_length=16
+                    ),
+                ),
+                ("period", models.CharField(max_length=7)),
+                ("points", models.IntegerField(default=0)),
+                ("deals", models.PositiveIntegerField(default=0)),
+                ("wins", models.PositiveIntegerField(default=0)),
+                ("napoleon_deals", models.PositiveIntegerField(default=0)),
+                ("napoleon_wins", models.PositiveIntegerField(default=0)),
+                ("adjutant_deals", models.PositiveIntegerField(default=0)),
+                ("adjutant_wins", models.PositiveIntegerField(default=0)),
+                ("solo_deals", models.PositiveIntegerField(default=0)),
+                ("solo_wins", models.PositiveIntegerField(default=0)),
+                ("plan_b_suffered", models.PositiveIntegerField(default=0)),
+                ("plan_b_inflicted", models.PositiveIntegerField(default=0)),
+                ("title_daifugo", models.PositiveIntegerField(default=0)),
+                ("title_fugo", models.PositiveIntegerField(default=0)),
+                ("title_heimin", models.PositiveIntegerField(default=0)),
+                ("title_hinmin", models.PositiveIntegerField(default=0)),
+                ("title_daihinmin", models.PositiveIntegerField(default=0)),
+                ("miyako_ochi", models.PositiveIntegerField(default=0)),
+                ("forbidden", models.PositiveIntegerField(default=0)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="aggregates",
+                        to="tournaments.player",
+                    ),
+                ),
             ],
         ),
         migrations.AddConstraint(
-            model_name='clubruleset',
-            constraint=models.UniqueConstraint(fields=('club', 'code'), name='ruleset_code_unique'),
+            model_name="clubruleset",
+            constraint=models.UniqueConstraint(fields=("club", "code"), name="ruleset_code_unique"),
         ),
         migrations.AddIndex(
-            model_name='gamesession',
-            index=models.Index(fields=['club', '-date'], name='session_club_date'),
+            model_name="gamesession",
+            index=models.Index(fields=["club", "-date"], name="session_club_date"),
         ),
         migrations.AddConstraint(
-            model_name='gamesession',
-            constraint=models.UniqueConstraint(fields=('club', 'game', 'date', 'table'), name='session_unique_table_day'),
+            model_name="gamesession",
+            constraint=models.UniqueConstraint(
+                fields=("club", "game", "date", "table"), name="session_unique_table_day"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('club', 'user'), name='membership_unique'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(fields=("club", "user"), name="membership_unique"),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(fields=('club', 'name_key'), name='player_name_unique'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                fields=("club", "name_key"), name="player_name_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='deal',
-            constraint=models.UniqueConstraint(fields=('session', 'seq'), name='deal_unique_seq'),
+            model_name="deal",
+            constraint=models.UniqueConstraint(fields=("session", "seq"), name="deal_unique_seq"),
         ),
         migrations.AddConstraint(
-            model_name='bidaggregate',
-            constraint=models.UniqueConstraint(fields=('player', 'bid', 'trump'), name='bidaggregate_unique'),
+            model_name="bidaggregate",
+            constraint=models.UniqueConstraint(
+                fields=("player", "bid", "trump"), name="bidaggregate_unique"
+            ),
         ),
         migrations.AddIndex(
-            model_name='scoreline',
-            index=models.Index(fields=['club', 'game', 'month'], name='line_club_month'),
+            model_name="scoreline",
+            index=models.Index(fields=["club", "game", "month"], name="line_club_month"),
         ),
         migrations.AddIndex(
-            model_name='scoreline',
-            index=models.Index(fields=['player', 'game', 'date'], name='line_player_date'),
+            model_name="scoreline",
+            index=models.Index(fields=["player", "game", "date"], name="line_player_date"),
         ),
         migrations.AddConstraint(
-            model_name='scoreline',
-            constraint=models.UniqueConstraint(fields=('deal', 'player'), name='scoreline_unique'),
+            model_name="scoreline",
+            constraint=models.UniqueConstraint(fields=("deal", "player"), name="scoreline_unique"),
         ),
         migrations.AddIndex(
-            model_name='standingaggregate',
-            index=models.Index(fields=['club', 'game', 'period', '-points'], name='aggregate_rank'),
+            model_name="standingaggregate",
+            index=models.Index(fields=["club", "game", "period", "-points"], name="aggregate_rank"),
         ),
         migrations.AddIndex(
-            model_name='standingaggregate',
-            index=models.Index(fields=['player', 'game', 'period'], name='aggregate_player'),
+            model_name="standingaggregate",
+            index=models.Index(fields=["player", "game", "period"], name="aggregate_player"),
         ),
         migrations.AddConstraint(
-            model_name='standingaggregate',
-            constraint=models.UniqueConstraint(fields=('club', 'game', 'period', 'player'), name='aggregate_unique'),
+            model_name="standingaggregate",
+            constraint=models.UniqueConstraint(
+                fields=("club", "game", "period", "player"), name="aggregate_unique"
+            ),
         ),
     ]

@@ -7,244 +7,751 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='HistoricalTournament',
+            name="HistoricalTournament",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('name', models.CharField(max_length=100, verbose_name='name')),
-                ('date', models.DateField(verbose_name='date')),
-                ('game', models.CharField(choices=[('napoleon', 'Napoleon'), ('daifugo', 'Daifugō')], max_length=16, verbose_name='game')),
-                ('rounds_planned', models.PositiveSmallIntegerField(default=4, verbose_name='rounds')),
-                ('deals_per_round', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='deals per round')),
-                ('minutes_per_round', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='minutes per round')),
-                ('draw_method', models.CharField(choices=[('mixing', 'Mixing (fewest repeated opponents)'), ('swiss', 'Swiss (similar standing together)'), ('random', 'Random'), ('fixed', 'Fixed (entry order, then swap by hand)')], default='mixing', max_length=10, verbose_name='seating method')),
-                ('table_size', models.PositiveSmallIntegerField(blank=True, help_text='Leave empty for 5 players where the rules allow it.', null=True, verbose_name='preferred table size')),
-                ('standings_mode', models.CharField(choices=[('raw', 'Total points'), ('rank', 'Rank points per table and round')], default='raw', max_length=8, verbose_name='standings')),
-                ('require_confirmation', models.BooleanField(default=False, verbose_name="deals need a second player's confirmation")),
-                ('is_public', models.BooleanField(default=False, verbose_name='public')),
-                ('seed', models.PositiveIntegerField(default=0, verbose_name='draw seed')),
-                ('created_at', models.DateTimeField(blank=True, editable=False)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('club', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.club')),
-                ('created_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('ruleset', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.clubruleset', verbose_name='rule set')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100, verbose_name="name")),
+                ("date", models.DateField(verbose_name="date")),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("napoleon", "Napoleon"), ("daifugo", "Daifugō")],
+                        max_length=16,
+                        verbose_name="game",
+                    ),
+                ),
+                (
+                    "rounds_planned",
+                    models.PositiveSmallIntegerField(default=4, verbose_name="rounds"),
+                ),
+                (
+                    "deals_per_round",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="deals per round"
+                    ),
+                ),
+                (
+                    "minutes_per_round",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="minutes per round"
+                    ),
+                ),
+                (
+                    "draw_method",
+                    models.CharField(
+                        choices=[
+                            ("mixing", "Mixing (fewest repeated opponents)"),
+                            ("swiss", "Swiss (similar standing together)"),
+                            ("random", "Random"),
+                            ("fixed", "Fixed (entry order, then swap by hand)"),
+                        ],
+                        default="mixing",
+                        max_length=10,
+                        verbose_name="seating method",
+                    ),
+                ),
+                (
+                    "table_size",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Leave empty for 5 players where the rules allow it.",
+                        null=True,
+                        verbose_name="preferred table size",
+                    ),
+                ),
+                (
+                    "standings_mode",
+                    models.CharField(
+                        choices=[
+                            ("raw", "Total points"),
+                            ("rank", "Rank points per table and round"),
+                        ],
+                        default="raw",
+                        max_length=8,
+                        verbose_name="standings",
+                    ),
+                ),
+                (
+                    "require_confirmation",
+                    models.BooleanField(
+                        default=False, verbose_name="deals need a second player's confirmation"
+                    ),
+                ),
+                ("is_public", models.BooleanField(default=False, verbose_name="public")),
+                ("seed", models.PositiveIntegerField(default=0, verbose_name="draw seed")),
+                ("created_at", models.DateTimeField(blank=True, editable=False)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "ruleset",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.clubruleset",
+                        verbose_name="rule set",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical tournament',
-                'verbose_name_plural': 'historical tournaments',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical tournament",
+                "verbose_name_plural": "historical tournaments",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100, verbose_name='name')),
-                ('date', models.DateField(verbose_name='date')),
-                ('game', models.CharField(choices=[('napoleon', 'Napoleon'), ('daifugo', 'Daifugō')], max_length=16, verbose_name='game')),
-                ('rounds_planned', models.PositiveSmallIntegerField(default=4, verbose_name='rounds')),
-                ('deals_per_round', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='deals per round')),
-                ('minutes_per_round', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='minutes per round')),
-                ('draw_method', models.CharField(choices=[('mixing', 'Mixing (fewest repeated opponents)'), ('swiss', 'Swiss (similar standing together)'), ('random', 'Random'), ('fixed', 'Fixed (entry order, then swap by hand)')], default='mixing', max_length=10, verbose_name='seating method')),
-                ('table_size', models.PositiveSmallIntegerField(blank=True, help_text='Leave empty for 5 players where the rules allow it.', null=True, verbose_name='preferred table size')),
-                ('standings_mode', models.CharField(choices=[('raw', 'Total points'), ('rank', 'Rank points per table and round')], default='raw', max_length=8, verbose_name='standings')),
-                ('require_confirmation', models.BooleanField(default=False, verbose_name="deals need a second player's confirmation")),
-                ('is_public', models.BooleanField(default=False, verbose_name='public')),
-                ('seed', models.PositiveIntegerField(default=0, verbose_name='draw seed')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tournaments', to='tournaments.club')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('extra_staff', models.ManyToManyField(blank=True, related_name='staffed_tournaments', to=settings.AUTH_USER_MODEL, verbose_name='extra staff')),
-                ('ruleset', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tournaments', to='tournaments.clubruleset', verbose_name='rule set')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100, verbose_name="name")),
+                ("date", models.DateField(verbose_name="date")),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("napoleon", "Napoleon"), ("daifugo", "Daifugō")],
+                        max_length=16,
+                        verbose_name="game",
+                    ),
+                ),
+                (
+                    "rounds_planned",
+                    models.PositiveSmallIntegerField(default=4, verbose_name="rounds"),
+                ),
+                (
+                    "deals_per_round",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="deals per round"
+                    ),
+                ),
+                (
+                    "minutes_per_round",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="minutes per round"
+                    ),
+                ),
+                (
+                    "draw_method",
+                    models.CharField(
+                        choices=[
+                            ("mixing", "Mixing (fewest repeated opponents)"),
+                            ("swiss", "Swiss (similar standing together)"),
+                            ("random", "Random"),
+                            ("fixed", "Fixed (entry order, then swap by hand)"),
+                        ],
+                        default="mixing",
+                        max_length=10,
+                        verbose_name="seating method",
+                    ),
+                ),
+                (
+                    "table_size",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Leave empty for 5 players where the rules allow it.",
+                        null=True,
+                        verbose_name="preferred table size",
+                    ),
+                ),
+                (
+                    "standings_mode",
+                    models.CharField(
+                        choices=[
+                            ("raw", "Total points"),
+                            ("rank", "Rank points per table and round"),
+                        ],
+                        default="raw",
+                        max_length=8,
+                        verbose_name="standings",
+                    ),
+                ),
+                (
+                    "require_confirmation",
+                    models.BooleanField(
+                        default=False, verbose_name="deals need a second player's confirmation"
+                    ),
+                ),
+                ("is_public", models.BooleanField(default=False, verbose_name="public")),
+                ("seed", models.PositiveIntegerField(default=0, verbose_name="draw seed")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tournaments",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "extra_staff",
+                    models.ManyToManyField(
+                        blank=True,
+                        related_name="staffed_tournaments",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="extra staff",
+                    ),
+                ),
+                (
+                    "ruleset",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournaments",
+                        to="tournaments.clubruleset",
+                        verbose_name="rule set",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tournament',
-                'verbose_name_plural': 'tournaments',
-                'ordering': ['-date', '-id'],
+                "verbose_name": "tournament",
+                "verbose_name_plural": "tournaments",
+                "ordering": ["-date", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentEntry',
+            name="TournamentEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('checked_in', models.BooleanField(default=False, verbose_name='checked in')),
-                ('dropped_at_round', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='dropped from round')),
-                ('pin_hash', models.CharField(blank=True, editable=False, max_length=64)),
-                ('pin_issued_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='tournaments.player')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("checked_in", models.BooleanField(default=False, verbose_name="checked in")),
+                (
+                    "dropped_at_round",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="dropped from round"
+                    ),
+                ),
+                ("pin_hash", models.CharField(blank=True, editable=False, max_length=64)),
+                ("pin_issued_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="tournaments.player",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'entry',
-                'verbose_name_plural': 'entries',
-                'ordering': ['tournament', 'id'],
+                "verbose_name": "entry",
+                "verbose_name_plural": "entries",
+                "ordering": ["tournament", "id"],
             },
         ),
         migrations.CreateModel(
-            name='HistoricalAdjustment',
+            name="HistoricalAdjustment",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('round_number', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='round')),
-                ('points', models.DecimalField(decimal_places=1, max_digits=7, verbose_name='points')),
-                ('reason', models.CharField(max_length=200, verbose_name='reason')),
-                ('created_at', models.DateTimeField(blank=True, editable=False)),
-                ('is_deleted', models.BooleanField(default=False)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('created_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.tournament')),
-                ('entry', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.tournamententry')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "round_number",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="round"),
+                ),
+                (
+                    "points",
+                    models.DecimalField(decimal_places=1, max_digits=7, verbose_name="points"),
+                ),
+                ("reason", models.CharField(max_length=200, verbose_name="reason")),
+                ("created_at", models.DateTimeField(blank=True, editable=False)),
+                ("is_deleted", models.BooleanField(default=False)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.tournament",
+                    ),
+                ),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.tournamententry",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical adjustment',
-                'verbose_name_plural': 'historical adjustments',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical adjustment",
+                "verbose_name_plural": "historical adjustments",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='Adjustment',
+            name="Adjustment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round_number', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='round')),
-                ('points', models.DecimalField(decimal_places=1, max_digits=7, verbose_name='points')),
-                ('reason', models.CharField(max_length=200, verbose_name='reason')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('is_deleted', models.BooleanField(default=False)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='adjustments', to='tournaments.tournament')),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='adjustments', to='tournaments.tournamententry')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "round_number",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="round"),
+                ),
+                (
+                    "points",
+                    models.DecimalField(decimal_places=1, max_digits=7, verbose_name="points"),
+                ),
+                ("reason", models.CharField(max_length=200, verbose_name="reason")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("is_deleted", models.BooleanField(default=False)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="adjustments",
+                        to="tournaments.tournament",
+                    ),
+                ),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="adjustments",
+                        to="tournaments.tournamententry",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'adjustment',
-                'verbose_name_plural': 'adjustments',
-                'ordering': ['tournament', 'created_at', 'id'],
+                "verbose_name": "adjustment",
+                "verbose_name_plural": "adjustments",
+                "ordering": ["tournament", "created_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentRound',
+            name="TournamentRound",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='round')),
-                ('method', models.CharField(choices=[('mixing', 'Mixing (fewest repeated opponents)'), ('swiss', 'Swiss (similar standing together)'), ('random', 'Random'), ('fixed', 'Fixed (entry order, then swap by hand)')], max_length=10)),
-                ('seed', models.PositiveIntegerField(default=0)),
-                ('sitouts', models.JSONField(blank=True, default=list)),
-                ('drawn_at', models.DateTimeField(auto_now=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('timer_ends_at', models.DateTimeField(blank=True, null=True)),
-                ('timer_left', models.PositiveIntegerField(blank=True, null=True)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="round")),
+                (
+                    "method",
+                    models.CharField(
+                        choices=[
+                            ("mixing", "Mixing (fewest repeated opponents)"),
+                            ("swiss", "Swiss (similar standing together)"),
+                            ("random", "Random"),
+                            ("fixed", "Fixed (entry order, then swap by hand)"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("seed", models.PositiveIntegerField(default=0)),
+                ("sitouts", models.JSONField(blank=True, default=list)),
+                ("drawn_at", models.DateTimeField(auto_now=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("timer_ends_at", models.DateTimeField(blank=True, null=True)),
+                ("timer_left", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rounds",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'round',
-                'verbose_name_plural': 'rounds',
-                'ordering': ['tournament', 'number'],
+                "verbose_name": "round",
+                "verbose_name_plural": "rounds",
+                "ordering": ["tournament", "number"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentTable',
+            name="TournamentTable",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='table')),
-                ('seats', models.JSONField(default=list)),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tournaments.tournamentround')),
-                ('session', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='event_table', to='tournaments.gamesession')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="table")),
+                ("seats", models.JSONField(default=list)),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tables",
+                        to="tournaments.tournamentround",
+                    ),
+                ),
+                (
+                    "session",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="event_table",
+                        to="tournaments.gamesession",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tournament table',
-                'verbose_name_plural': 'tournament tables',
-                'ordering': ['round', 'number'],
+                "verbose_name": "tournament table",
+                "verbose_name_plural": "tournament tables",
+                "ordering": ["round", "number"],
             },
         ),
         migrations.CreateModel(
-            name='HistoricalDealConfirmation',
+            name="HistoricalDealConfirmation",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('state', models.CharField(choices=[('pending', 'Waiting for confirmation'), ('confirmed', 'Confirmed'), ('disputed', 'Disputed')], default='pending', max_length=10)),
-                ('note', models.CharField(blank=True, max_length=200, verbose_name='note')),
-                ('updated_at', models.DateTimeField(blank=True, editable=False)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('deal', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.deal')),
-                ('decided_by_user', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('decided_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.tournamententry')),
-                ('recorded_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.tournamententry')),
-                ('table', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.tournamenttable')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for confirmation"),
+                            ("confirmed", "Confirmed"),
+                            ("disputed", "Disputed"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("note", models.CharField(blank=True, max_length=200, verbose_name="note")),
+                ("updated_at", models.DateTimeField(blank=True, editable=False)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "deal",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.deal",
+                    ),
+                ),
+                (
+                    "decided_by_user",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "decided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.tournamententry",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.tournamententry",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournaments.tournamenttable",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical deal confirmation',
-                'verbose_name_plural': 'historical deal confirmations',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical deal confirmation",
+                "verbose_name_plural": "historical deal confirmations",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='DealConfirmation',
+            name="DealConfirmation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('state', models.CharField(choices=[('pending', 'Waiting for confirmation'), ('confirmed', 'Confirmed'), ('disputed', 'Disputed')], default='pending', max_length=10)),
-                ('note', models.CharField(blank=True, max_length=200, verbose_name='note')),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('deal', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='confirmation', to='tournaments.deal')),
-                ('decided_by_user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('decided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.tournamententry')),
-                ('recorded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.tournamententry')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='confirmations', to='tournaments.tournamenttable')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for confirmation"),
+                            ("confirmed", "Confirmed"),
+                            ("disputed", "Disputed"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("note", models.CharField(blank=True, max_length=200, verbose_name="note")),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "deal",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="confirmation",
+                        to="tournaments.deal",
+                    ),
+                ),
+                (
+                    "decided_by_user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "decided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tournaments.tournamententry",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tournaments.tournamententry",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="confirmations",
+                        to="tournaments.tournamenttable",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'deal confirmation',
-                'verbose_name_plural': 'deal confirmations',
+                "verbose_name": "deal confirmation",
+                "verbose_name_plural": "deal confirmations",
             },
         ),
         migrations.CreateModel(
-            name='PinAttempt',
+            name="PinAttempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('address', models.CharField(max_length=64)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("address", models.CharField(max_length=64)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['tournament', 'address'], name='pinattempt_addr')],
+                "indexes": [models.Index(fields=["tournament", "address"], name="pinattempt_addr")],
             },
         ),
         migrations.AddIndex(
-            model_name='tournamententry',
-            index=models.Index(fields=['tournament', 'pin_hash'], name='entry_pin'),
+            model_name="tournamententry",
+            index=models.Index(fields=["tournament", "pin_hash"], name="entry_pin"),
         ),
         migrations.AddConstraint(
-            model_name='tournamententry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'player'), name='entry_unique'),
+            model_name="tournamententry",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "player"), name="entry_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournamentround',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='round_unique'),
+            model_name="tournamentround",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "number"), name="round_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournamenttable',
-            constraint=models.UniqueConstraint(fields=('round', 'number'), name='table_unique'),
+            model_name="tournamenttable",
+            constraint=models.UniqueConstraint(fields=("round", "number"), name="table_unique"),
         ),
     ]

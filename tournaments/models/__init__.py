@@ -1,12 +1,31 @@
 """efuda's data model. Import models from here: ``from tournaments.models import Deal``."""
 
 from .clubs import Club, ClubRuleSet, Membership, Player, Role, normalise_name
+from .events import (  # noqa: E501
+    Adjustment,
+    ConfirmationState,
+    DealConfirmation,
+    DrawMethod,
+    PinAttempt,
+    StandingsMode,
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+    TournamentTable,
+)
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
-from .events import Adjustment, ConfirmationState, DealConfirmation, DrawMethod, PinAttempt, StandingsMode, Tournament, TournamentEntry, TournamentRound, TournamentTable  # noqa: E501
 
 __all__ = [
-    "Adjustment", "ConfirmationState", "DealConfirmation", "DrawMethod", "PinAttempt",
-    "StandingsMode", "Tournament", "TournamentEntry", "TournamentRound", "TournamentTable",
+    "Adjustment",
+    "ConfirmationState",
+    "DealConfirmation",
+    "DrawMethod",
+    "PinAttempt",
+    "StandingsMode",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentRound",
+    "TournamentTable",
     "BidAggregate",
     "Club",
     "ClubRuleSet",

@@ -28,13 +28,13 @@ class Tournament(models.Model):
     date = models.DateField(_("date"))
     game = models.CharField(_("game"), max_length=16, choices=Game.choices)
     ruleset = models.ForeignKey(
-        ClubRuleSet, on_delete=models.PROTECT, related_name="tournaments",
+        ClubRuleSet,
+        on_delete=models.PROTECT,
+        related_name="tournaments",
         verbose_name=_("rule set"),
     )
     rounds_planned = models.PositiveSmallIntegerField(_("rounds"), default=4)
-    deals_per_round = models.PositiveSmallIntegerField(
-        _("deals per round"), null=True, blank=True
-    )
+    deals_per_round = models.PositiveSmallIntegerField(_("deals per round"), null=True, blank=True)
     minutes_per_round = models.PositiveSmallIntegerField(
         _("minutes per round"), null=True, blank=True
     )
@@ -42,7 +42,9 @@ class Tournament(models.Model):
         _("seating method"), max_length=10, choices=DrawMethod.choices, default=DrawMethod.MIXING
     )
     table_size = models.PositiveSmallIntegerField(
-        _("preferred table size"), null=True, blank=True,
+        _("preferred table size"),
+        null=True,
+        blank=True,
         help_text=_("Leave empty for 5 players where the rules allow it."),
     )
     standings_mode = models.CharField(
@@ -54,11 +56,16 @@ class Tournament(models.Model):
     is_public = models.BooleanField(_("public"), default=False)
     seed = models.PositiveIntegerField(_("draw seed"), default=0)
     extra_staff = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="staffed_tournaments",
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="staffed_tournaments",
         verbose_name=_("extra staff"),
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -164,7 +171,10 @@ class DealConfirmation(models.Model):
         TournamentEntry, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     decided_by_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     note = models.CharField(_("note"), max_length=200, blank=True)
@@ -175,19 +185,23 @@ class DealConfirmation(models.Model):
         verbose_name = _("deal confirmation")
         verbose_name_plural = _("deal confirmations")
 
+    def __str__(self) -> str:
+        return f"deal {self.deal_id}: {self.state}"
+
 
 class Adjustment(models.Model):
     """A penalty (negative) or correction (positive) by the staff, with the reason shown."""
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="adjustments"
-    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="adjustments")
     entry = models.ForeignKey(TournamentEntry, on_delete=models.CASCADE, related_name="adjustments")
     round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
     points = models.DecimalField(_("points"), max_digits=7, decimal_places=1)
     reason = models.CharField(_("reason"), max_length=200)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -199,6 +213,9 @@ class Adjustment(models.Model):
         verbose_name = _("adjustment")
         verbose_name_plural = _("adjustments")
 
+    def __str__(self) -> str:
+        return f"{self.entry_id}: {self.points} ({self.reason})"
+
 
 class PinAttempt(models.Model):
     """A failed PIN entry, for rate limiting (per tournament and client address)."""
@@ -209,3 +226,6 @@ class PinAttempt(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["tournament", "address"], name="pinattempt_addr")]
+
+    def __str__(self) -> str:
+        return f"PIN failure {self.address} at {self.created_at}"

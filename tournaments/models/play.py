@@ -30,7 +30,10 @@ class GameSession(models.Model):
     rules_snapshot = models.JSONField(default=dict, editable=False)
     notes = models.CharField(_("notes"), max_length=200, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -77,11 +80,17 @@ class Deal(models.Model):
     submission_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
     is_deleted = models.BooleanField(default=False)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     updated_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -133,6 +142,9 @@ class ScoreLine(models.Model):
             models.Index(fields=["player", "game", "date"], name="line_player_date"),
         ]
 
+    def __str__(self) -> str:
+        return f"deal {self.deal_id} seat {self.seat}: player {self.player_id}"
+
 
 class StandingAggregate(models.Model):
     """Running totals per player per period, kept in the deal's own transaction.
@@ -165,10 +177,24 @@ class StandingAggregate(models.Model):
     forbidden = models.PositiveIntegerField(default=0)
 
     COUNTERS = (
-        "points", "deals", "wins", "napoleon_deals", "napoleon_wins", "adjutant_deals",
-        "adjutant_wins", "solo_deals", "solo_wins", "plan_b_suffered", "plan_b_inflicted",
-        "title_daifugo", "title_fugo", "title_heimin", "title_hinmin", "title_daihinmin",
-        "miyako_ochi", "forbidden",
+        "points",
+        "deals",
+        "wins",
+        "napoleon_deals",
+        "napoleon_wins",
+        "adjutant_deals",
+        "adjutant_wins",
+        "solo_deals",
+        "solo_wins",
+        "plan_b_suffered",
+        "plan_b_inflicted",
+        "title_daifugo",
+        "title_fugo",
+        "title_heimin",
+        "title_hinmin",
+        "title_daihinmin",
+        "miyako_ochi",
+        "forbidden",
     )
 
     class Meta:
@@ -181,6 +207,9 @@ class StandingAggregate(models.Model):
             models.Index(fields=["club", "game", "period", "-points"], name="aggregate_rank"),
             models.Index(fields=["player", "game", "period"], name="aggregate_player"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.period} player {self.player_id}: {self.points}"
 
 
 class BidAggregate(models.Model):
@@ -200,3 +229,6 @@ class BidAggregate(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "bid", "trump"], name="bidaggregate_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} bid {self.bid}{self.trump}: {self.deals}"

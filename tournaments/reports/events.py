@@ -17,15 +17,25 @@ def seating_cards(*, rnd: TournamentRound, pins: dict[int, str] | None = None) -
     cards = []
     for table in view.tables:
         for seat, (pid, name) in enumerate(table.seats, start=1):
-            cards.append({
-                "name": name, "table": table.label, "seat": seat,
-                "others": [n for p, n in table.seats if p != pid],
-                "pin": (pins or {}).get(entry_of.get(pid)),
-            })
-    return render_pdf("tournaments/events/pdf_seating.html", {
-        "tournament": tournament, "round": rnd, "cards": cards, "sitouts": view.sitouts,
-        "printed": timezone.localtime(),
-    })
+            cards.append(
+                {
+                    "name": name,
+                    "table": table.label,
+                    "seat": seat,
+                    "others": [n for p, n in table.seats if p != pid],
+                    "pin": (pins or {}).get(entry_of.get(pid)),
+                }
+            )
+    return render_pdf(
+        "tournaments/events/pdf_seating.html",
+        {
+            "tournament": tournament,
+            "round": rnd,
+            "cards": cards,
+            "sitouts": view.sitouts,
+            "printed": timezone.localtime(),
+        },
+    )
 
 
 def result_slips(*, rnd: TournamentRound) -> bytes:
@@ -33,16 +43,27 @@ def result_slips(*, rnd: TournamentRound) -> bytes:
     tournament = rnd.tournament
     view = sel.round_view(rnd)
     lines = tournament.deals_per_round or 12
-    return render_pdf("tournaments/events/pdf_slips.html", {
-        "tournament": tournament, "round": rnd, "tables": view.tables,
-        "lines": range(1, lines + 1), "is_napoleon": tournament.game == Game.NAPOLEON,
-        "printed": timezone.localtime(),
-    })
+    return render_pdf(
+        "tournaments/events/pdf_slips.html",
+        {
+            "tournament": tournament,
+            "round": rnd,
+            "tables": view.tables,
+            "lines": range(1, lines + 1),
+            "is_napoleon": tournament.game == Game.NAPOLEON,
+            "printed": timezone.localtime(),
+        },
+    )
 
 
 def final_results(*, tournament: Tournament) -> bytes:
     standings = sel.tournament_standings(tournament=tournament)
-    return render_pdf("tournaments/events/pdf_results.html", {
-        "tournament": tournament, "standings": standings,
-        "rank_mode": standings.mode == "rank", "printed": timezone.localtime(),
-    })
+    return render_pdf(
+        "tournaments/events/pdf_results.html",
+        {
+            "tournament": tournament,
+            "standings": standings,
+            "rank_mode": standings.mode == "rank",
+            "printed": timezone.localtime(),
+        },
+    )

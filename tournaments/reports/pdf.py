@@ -35,8 +35,9 @@ def _engine():
     font_config = FontConfiguration()
     url = font_url()
     face = f'@font-face {{ font-family: "{FONT_FAMILY}"; src: url("{url}"); }}\n' if url else ""
-    css = CSS(string=face + render_to_string("tournaments/reports/base.css"),
-              font_config=font_config)
+    css = CSS(
+        string=face + render_to_string("tournaments/reports/base.css"), font_config=font_config
+    )
     return font_config, css
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import rules
-from scoring.errors import EfudaError
+from core.errors import EfudaError
 
 from ..models import Game, GameSession
 from ..selectors.sessions import session_detail
@@ -30,17 +30,24 @@ def sheet_lines(detail) -> list[SheetLine]:
     lines = []
     for deal in detail.deals:
         points = {seat.player_id: seat.points for seat in deal.seats}
-        lines.append(SheetLine(deal, [
-            "" if points.get(pid) is None else points[pid] for pid in columns]))
+        lines.append(
+            SheetLine(deal, ["" if points.get(pid) is None else points[pid] for pid in columns])
+        )
     return lines
 
 
 def session_sheet_pdf(session: GameSession) -> bytes:
     detail = session_detail(session)
-    return render_pdf("tournaments/reports/session_sheet.html", {
-        "detail": detail, "session": session, "club": session.club,
-        "players": detail.players, "lines": sheet_lines(detail),
-    })
+    return render_pdf(
+        "tournaments/reports/session_sheet.html",
+        {
+            "detail": detail,
+            "session": session,
+            "club": session.club,
+            "players": detail.players,
+            "lines": sheet_lines(detail),
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -60,22 +67,27 @@ def point_grid(ruleset: rules.RuleSet, seat_count: int | None) -> PointGrid:
             tables[count] = {row.bid: row for row in rules.point_table_rows(ruleset, count)}
         except EfudaError:
             continue
-    bids = sorted({bid for rows in tables.values() for bid in rows},
-                  key=lambda b: -1 if b is None else b)
+    bids = sorted(
+        {bid for rows in tables.values() for bid in rows}, key=lambda b: -1 if b is None else b
+    )
     lines = []
     for bid in bids:
         cells: list = []
         for rows in tables.values():
             row = rows.get(bid) or rows.get(None)
-            cells += ([row.napoleon, row.adjutant, row.ally, row.solo_napoleon, row.solo_ally]
-                      if row else [""] * 5)
+            cells += (
+                [row.napoleon, row.adjutant, row.ally, row.solo_napoleon, row.solo_ally]
+                if row
+                else [""] * 5
+            )
         lines.append((bid, cells))
     return PointGrid(counts=list(tables), lines=lines)
 
 
 def _title_points(ruleset: rules.RuleSet) -> list[tuple[str, int]]:
-    return [(rules.TITLE_LABELS[code][0], ruleset.title_points.get(code, 0))
-            for code in rules.TITLES]
+    return [
+        (rules.TITLE_LABELS[code][0], ruleset.title_points.get(code, 0)) for code in rules.TITLES
+    ]
 
 
 def blank_sheet_pdf(session: GameSession) -> bytes:
@@ -84,8 +96,12 @@ def blank_sheet_pdf(session: GameSession) -> bytes:
     ruleset = session_rules(session)
     seats = names or [""] * EMPTY_SEATS
     context = {
-        "session": session, "club": session.club, "ruleset": ruleset,
-        "ruleset_name": detail.ruleset_name, "seats": seats, "named": bool(names),
+        "session": session,
+        "club": session.club,
+        "ruleset": ruleset,
+        "ruleset_name": detail.ruleset_name,
+        "seats": seats,
+        "named": bool(names),
         "rows": range(1, BLANK_ROWS[session.game] + 1),
         "positions": range(1, len(seats) + 1),
     }

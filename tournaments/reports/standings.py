@@ -8,7 +8,13 @@ from .pdf import render_pdf
 
 
 def standings_pdf(standings: Standings, *, chart: str | None = None) -> bytes:
-    return render_pdf("tournaments/reports/standings.html", {
-        "club": standings.club, "standings": standings, "chart": chart,
-        "game_label": Game(standings.game).label, "printed": timezone.localtime(),
-    })
+    return render_pdf(
+        "tournaments/reports/standings.html",
+        {
+            "club": standings.club,
+            "standings": standings,
+            "chart": chart,
+            "game_label": Game(standings.game).label,
+            "printed": timezone.localtime(),
+        },
+    )

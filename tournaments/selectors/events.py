@@ -61,10 +61,7 @@ def club_tournaments(*, club, user) -> list[Tournament]:
 
 
 def names_of(tournament: Tournament) -> dict[int, str]:
-    return {
-        e.player_id: e.player.name
-        for e in tournament.entries.select_related("player")
-    }
+    return {e.player_id: e.player.name for e in tournament.entries.select_related("player")}
 
 
 @dataclass
@@ -109,7 +106,8 @@ def round_view(rnd: TournamentRound, names: dict[int, str] | None = None) -> Rou
         states[(tid, state)] += 1
     views = [
         TableView(
-            table=t, label=f"R{rnd.number}-T{t.number}",
+            table=t,
+            label=f"R{rnd.number}-T{t.number}",
             seats=[(p, names.get(p, str(p))) for p in t.seats],
             deal_count=counts.get(t.session_id, 0),
             pending=states[(t.pk, ConfirmationState.PENDING)],
@@ -118,8 +116,11 @@ def round_view(rnd: TournamentRound, names: dict[int, str] | None = None) -> Rou
         for t in tables
     ]
     return RoundView(
-        round=rnd, tables=views, sitouts=[(p, names.get(p, str(p))) for p in rnd.sitouts],
-        seconds_left=seconds_left(rnd), timer_running=rnd.timer_ends_at is not None,
+        round=rnd,
+        tables=views,
+        sitouts=[(p, names.get(p, str(p))) for p in rnd.sitouts],
+        seconds_left=seconds_left(rnd),
+        timer_running=rnd.timer_ends_at is not None,
     )
 
 
@@ -151,12 +152,8 @@ class TableDeal:
 def table_deals(table: TournamentTable) -> list[TableDeal]:
     if table.session_id is None:
         return []
-    deals = list(
-        Deal.objects.filter(session_id=table.session_id, is_deleted=False).order_by("seq")
-    )
-    confirmations = {
-        c.deal_id: c for c in DealConfirmation.objects.filter(deal__in=deals)
-    }
+    deals = list(Deal.objects.filter(session_id=table.session_id, is_deleted=False).order_by("seq"))
+    confirmations = {c.deal_id: c for c in DealConfirmation.objects.filter(deal__in=deals)}
     lines: dict[int, dict[int, int]] = defaultdict(dict)
     for deal_id, player_id, points in ScoreLine.objects.filter(deal__in=deals).values_list(
         "deal_id", "player_id", "points"
@@ -166,20 +163,27 @@ def table_deals(table: TournamentTable) -> list[TableDeal]:
     for deal in deals:
         c = confirmations.get(deal.pk)
         state = c.state if c else ConfirmationState.CONFIRMED
-        rows.append(TableDeal(
-            deal=deal, points=[lines[deal.pk].get(p, 0) for p in table.seats], state=state,
-            state_label=ConfirmationState(state).label,
-            recorded_by=c.recorded_by_id if c else None,
-        ))
+        rows.append(
+            TableDeal(
+                deal=deal,
+                points=[lines[deal.pk].get(p, 0) for p in table.seats],
+                state=state,
+                state_label=ConfirmationState(state).label,
+                recorded_by=c.recorded_by_id if c else None,
+            )
+        )
     return rows
 
 
 def disputed_deals(tournament: Tournament) -> list[DealConfirmation]:
     return list(
         DealConfirmation.objects.filter(
-            table__round__tournament=tournament, state=ConfirmationState.DISPUTED,
+            table__round__tournament=tournament,
+            state=ConfirmationState.DISPUTED,
             deal__is_deleted=False,
-        ).select_related("deal", "table__round", "decided_by__player").order_by("updated_at")
+        )
+        .select_related("deal", "table__round", "decided_by__player")
+        .order_by("updated_at")
     )
 
 
@@ -228,6 +232,7 @@ def rank_points(points: dict[int, int]) -> dict[int, Decimal]:
 
 def rank_rows(rows: list[StandingRow]) -> list[StandingRow]:
     """Order by the TIEBREAKS keys (descending); rows equal on all of them share a rank."""
+
     def key(r):
         return tuple(getattr(r, k) for k in TIEBREAKS)
 
@@ -246,19 +251,25 @@ def tournament_standings(*, tournament: Tournament) -> TournamentStandings:
     disputed does not."""
     entries = list(tournament.entries.select_related("player"))
     by_player = {
-        e.player_id: StandingRow(entry_id=e.pk, player_id=e.player_id, name=e.player.name,
-                                 dropped_at_round=e.dropped_at_round)
+        e.player_id: StandingRow(
+            entry_id=e.pk,
+            player_id=e.player_id,
+            name=e.player.name,
+            dropped_at_round=e.dropped_at_round,
+        )
         for e in entries
     }
     rounds = list(
-        tournament.rounds.filter(started_at__isnull=False).order_by("number")
+        tournament.rounds.filter(started_at__isnull=False)
+        .order_by("number")
         .prefetch_related("tables")
     )
     tables = [t for r in rounds for t in r.tables.all()]
     session_table = {t.session_id: t for t in tables if t.session_id}
     uncounted_ids = set(
         DealConfirmation.objects.filter(table__in=tables)
-        .exclude(state=ConfirmationState.CONFIRMED).values_list("deal_id", flat=True)
+        .exclude(state=ConfirmationState.CONFIRMED)
+        .values_list("deal_id", flat=True)
     )
     table_points: dict[int, dict[int, int]] = {t.pk: {p: 0 for p in t.seats} for t in tables}
     deal_ids_seen: dict[int, set] = defaultdict(set)
@@ -289,7 +300,8 @@ def tournament_standings(*, tournament: Tournament) -> TournamentStandings:
                 by_player[p].rank_points += SITOUT_RANK_POINTS
     adjustments = list(
         Adjustment.objects.filter(tournament=tournament, is_deleted=False)
-        .select_related("entry__player").order_by("created_at", "id")
+        .select_related("entry__player")
+        .order_by("created_at", "id")
     )
     by_entry = {row.entry_id: row for row in by_player.values()}
     for adj in adjustments:
@@ -299,11 +311,12 @@ def tournament_standings(*, tournament: Tournament) -> TournamentStandings:
         base = row.rank_points if tournament.standings_mode == StandingsMode.RANK else row.points
         row.total = Decimal(base) + row.adjustments
     rows = [
-        r for r in by_player.values()
-        if r.rounds or r.adjustments or r.dropped_at_round is None
+        r for r in by_player.values() if r.rounds or r.adjustments or r.dropped_at_round is None
     ]
     return TournamentStandings(
-        tournament=tournament, mode=tournament.standings_mode, rows=rank_rows(rows),
+        tournament=tournament,
+        mode=tournament.standings_mode,
+        rows=rank_rows(rows),
         adjustments=adjustments,
         uncounted=Deal.objects.filter(pk__in=uncounted_ids, is_deleted=False).count(),
     )

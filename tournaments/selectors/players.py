@@ -58,9 +58,13 @@ class PlayerStats:
         merged: dict[str, dict] = {}
         for game, rows in self.months.items():
             for row in rows:
-                entry = merged.setdefault(row.month, {
-                    "month": row.month, **{f"{g}_{k}": None for g in Game.values
-                                           for k in ("points", "deals")}})
+                entry = merged.setdefault(
+                    row.month,
+                    {
+                        "month": row.month,
+                        **{f"{g}_{k}": None for g in Game.values for k in ("points", "deals")},
+                    },
+                )
                 entry[f"{game}_points"] = row.points
                 entry[f"{game}_deals"] = row.deals
         return [merged[m] for m in sorted(merged, reverse=True)]

@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
+from core.errors import EfudaError
 from rules import TITLE_LABELS
 from scoring.cards import SUIT_SYMBOLS, parse_card
-from scoring.errors import EfudaError
 
 from ..i18n import render_explanation
 from ..models import Club, Deal, Game, GameSession, Player
@@ -210,9 +211,11 @@ def session_detail(session: GameSession) -> SessionDetail:
                 totals[pid] += points
                 played[pid] += 1
         build = _napoleon_row if deal.game == Game.NAPOLEON else _daifugo_row
-        after = [] if deal.is_deleted else [
-            (pid, names.get(str(pid), str(pid)), totals[pid]) for pid in order
-        ]
+        after = (
+            []
+            if deal.is_deleted
+            else [(pid, names.get(str(pid), str(pid)), totals[pid]) for pid in order]
+        )
         rows.append(build(deal, names, after))
 
     ranked = sorted(order, key=lambda pid: (-totals[pid], order.index(pid)))
@@ -237,8 +240,10 @@ def session_detail(session: GameSession) -> SessionDetail:
 def previous_players(session: GameSession) -> list[int]:
     """The players of the session's latest live deal, in seat (or went-out) order."""
     last = (
-        Deal.objects.filter(session=session, is_deleted=False).order_by("-seq").only(
-            "data", "game").first()
+        Deal.objects.filter(session=session, is_deleted=False)
+        .order_by("-seq")
+        .only("data", "game")
+        .first()
     )
     if last is None:
         return []
@@ -302,8 +307,10 @@ def deal_history(deal: Deal) -> list[HistoryEntry]:
         changes = []
         if previous is not None:
             if previous.data != record.data:
-                changes.append(gettext("was: %(summary)s") % {
-                    "summary": deal_summary(game=deal.game, data=previous.data, names=names)})
+                changes.append(
+                    gettext("was: %(summary)s")
+                    % {"summary": deal_summary(game=deal.game, data=previous.data, names=names)}
+                )
             if previous.is_deleted != record.is_deleted:
                 changes.append(gettext("deleted") if record.is_deleted else gettext("restored"))
             old_pts = (previous.outcome or {}).get("points")
@@ -333,7 +340,9 @@ def daifugo_before(session: GameSession, seq: int) -> str | None:
     round ``seq`` depends on (the services store it in the round's data)."""
     last = (
         Deal.objects.filter(session=session, is_deleted=False, seq__lt=seq)
-        .order_by("-seq").only("outcome").first()
+        .order_by("-seq")
+        .only("outcome")
+        .first()
     )
     order = (last.outcome or {}).get("final_order") if last else None
     return order[0] if order else None

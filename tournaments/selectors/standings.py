@@ -62,16 +62,18 @@ class Period:
         if self.kind == "season":
             return Period("season", self.year - 1)
         if self.kind == "month":
-            return Period("month", *((self.year - 1, 12) if self.month == 1
-                                     else (self.year, self.month - 1)))
+            return Period(
+                "month", *((self.year - 1, 12) if self.month == 1 else (self.year, self.month - 1))
+            )
         return None
 
     def next(self) -> Period | None:
         if self.kind == "season":
             return Period("season", self.year + 1)
         if self.kind == "month":
-            return Period("month", *((self.year + 1, 1) if self.month == 12
-                                     else (self.year, self.month + 1)))
+            return Period(
+                "month", *((self.year + 1, 1) if self.month == 12 else (self.year, self.month + 1))
+            )
         return None
 
     @classmethod
@@ -158,8 +160,11 @@ TIEBREAK_LABELS = {
     "title_daihinmin": _("fewer times 大貧民"),
 }
 
-_FIELDS = ("points", "deals", *[c for c in StandingAggregate.COUNTERS if c not in
-                                ("points", "deals")])
+_FIELDS = (
+    "points",
+    "deals",
+    *[c for c in StandingAggregate.COUNTERS if c not in ("points", "deals")],
+)
 
 
 def standings(*, club: Club, game: str, period: Period, min_deals: int = 0) -> Standings:
@@ -167,14 +172,10 @@ def standings(*, club: Club, game: str, period: Period, min_deals: int = 0) -> S
     player who played. Rate columns are left empty for players under ``min_deals`` deals."""
     if game not in Game.values:
         raise ValueError(f"unknown game {game!r}")
-    values = (
-        StandingAggregate.objects.filter(club=club, game=game, period=period.key, deals__gt=0)
-        .values("player_id", "player__name", *_FIELDS)
-    )
-    rows = [
-        StandingRow(rank=0, name=v.pop("player__name"), **v)
-        for v in values
-    ]
+    values = StandingAggregate.objects.filter(
+        club=club, game=game, period=period.key, deals__gt=0
+    ).values("player_id", "player__name", *_FIELDS)
+    rows = [StandingRow(rank=0, name=v.pop("player__name"), **v) for v in values]
     ranked = ranking.rank(rows, ranking.TIEBREAKS[game])
     out = []
     for position, row in ranked:

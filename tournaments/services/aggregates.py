@@ -11,16 +11,23 @@ from .scoring_bridge import LineSpec, counters, periods
 
 def spec_of(line: ScoreLine) -> LineSpec:
     return LineSpec(
-        player_id=line.player_id, seat=line.seat, points=line.points, role=line.role,
-        won=line.won, bid=line.bid, trump=line.trump, solo=line.solo, plan_b=line.plan_b,
-        all20=line.all20, position=line.position, miyako_ochi=line.miyako_ochi,
+        player_id=line.player_id,
+        seat=line.seat,
+        points=line.points,
+        role=line.role,
+        won=line.won,
+        bid=line.bid,
+        trump=line.trump,
+        solo=line.solo,
+        plan_b=line.plan_b,
+        all20=line.all20,
+        position=line.position,
+        miyako_ochi=line.miyako_ochi,
         forbidden=line.forbidden,
     )
 
 
-def aggregates_apply(
-    *, club_id: int, game: str, day, specs: Iterable[LineSpec], sign: int
-) -> None:
+def aggregates_apply(*, club_id: int, game: str, day, specs: Iterable[LineSpec], sign: int) -> None:
     """Add (sign=+1) or remove (sign=-1) score lines from the month, season and all-time rows.
 
     Increments are ``F()`` expressions, so two scorekeepers saving at once never lose an update.
@@ -54,12 +61,20 @@ def _bids_apply(*, club_id: int, specs: list[LineSpec], sign: int) -> None:
         if spec.role != "napoleon" or spec.bid is None:
             continue
         BidAggregate.objects.bulk_create(
-            [BidAggregate(club_id=club_id, player_id=spec.player_id, bid=spec.bid,
-                          trump=spec.trump)],
+            [
+                BidAggregate(
+                    club_id=club_id, player_id=spec.player_id, bid=spec.bid, trump=spec.trump
+                )
+            ],
             ignore_conflicts=True,
         )
-        delta = {"deals": 1, "wins": int(bool(spec.won)), "points": spec.points,
-                 "solo_deals": int(spec.solo), "solo_wins": int(spec.solo and bool(spec.won))}
-        BidAggregate.objects.filter(player_id=spec.player_id, bid=spec.bid, trump=spec.trump).update(
-            **{f: F(f) + sign * v for f, v in delta.items() if v}
-        )
+        delta = {
+            "deals": 1,
+            "wins": int(bool(spec.won)),
+            "points": spec.points,
+            "solo_deals": int(spec.solo),
+            "solo_wins": int(spec.solo and bool(spec.won)),
+        }
+        BidAggregate.objects.filter(
+            player_id=spec.player_id, bid=spec.bid, trump=spec.trump
+        ).update(**{f: F(f) + sign * v for f, v in delta.items() if v})

@@ -159,8 +159,10 @@ def _check_manifest(manifest: object, using: str) -> dict:
     ]
     if missing:
         raise BackupError(
-            _("The backup was made by a newer database schema; run “manage.py migrate” with "
-              "the matching efuda version first. Missing here: %(missing)s")
+            _(
+                "The backup was made by a newer database schema; run “manage.py migrate” with "
+                "the matching efuda version first. Missing here: %(missing)s"
+            )
             % {"missing": ", ".join(missing[:10])}
         )
     return manifest
@@ -195,8 +197,10 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
     if occupied:
         listing = ", ".join(f"{label} ({n})" for label, n in sorted(occupied.items()))
         raise BackupError(
-            _("The database is not empty (%(tables)s). Restore only into a new database: create "
-              "it, run “manage.py migrate”, then restore, before creating any user.")
+            _(
+                "The database is not empty (%(tables)s). Restore only into a new database: create "
+                "it, run “manage.py migrate”, then restore, before creating any user."
+            )
             % {"tables": listing}
         )
     lines = _open_lines(src)
@@ -212,7 +216,9 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
         with transaction.atomic(using=using):
             with connection.constraint_checks_disabled():
                 for item in serializers.deserialize(
-                    "python", _objects(lines, loaded), using=using,
+                    "python",
+                    _objects(lines, loaded),
+                    using=using,
                     handle_forward_references=True,
                 ):
                     label = _label(item.object)
@@ -228,8 +234,10 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
             expected = {k: v for k, v in (manifest.get("counts") or {}).items() if v}
             if loaded != expected:
                 raise BackupError(
-                    _("The backup is incomplete: the manifest lists %(expected)s rows but the "
-                      "file holds %(loaded)s.")
+                    _(
+                        "The backup is incomplete: the manifest lists %(expected)s rows but the "
+                        "file holds %(loaded)s."
+                    )
                     % {"expected": sum(expected.values()), "loaded": sum(loaded.values())}
                 )
             _reset_sequences(connection, list(touched))

@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from scoring.i18n import N_
+from core.i18n import N_
 
 from ..models import Club, Membership, Player, Role, normalise_name
 from .errors import fail, make_fail

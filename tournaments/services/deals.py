@@ -56,8 +56,13 @@ def deal_preview(*, session: GameSession, data: dict):
 
 def _denormalised(session: GameSession, data: dict) -> dict:
     if session.game != Game.NAPOLEON or data.get("redeal") or not data.get("napoleon"):
-        return {"napoleon_id": None, "adjutant_id": None, "bid": None, "trump": "",
-                "redeal": session.game == Game.NAPOLEON}
+        return {
+            "napoleon_id": None,
+            "adjutant_id": None,
+            "bid": None,
+            "trump": "",
+            "redeal": session.game == Game.NAPOLEON,
+        }
     adjutant = data.get("adjutant")
     solo = adjutant in (None, "") or str(adjutant) == str(data.get("napoleon"))
     return {
@@ -74,11 +79,25 @@ def _write_lines(deal: Deal, specs) -> None:
     ScoreLine.objects.bulk_create(
         [
             ScoreLine(
-                deal=deal, session=session, club_id=session.club_id, player_id=s.player_id,
-                game=session.game, date=session.date, month=session.date.replace(day=1),
-                seat=s.seat, points=s.points, role=s.role, won=s.won, bid=s.bid,
-                trump=s.trump, solo=s.solo, plan_b=s.plan_b, all20=s.all20,
-                position=s.position, miyako_ochi=s.miyako_ochi, forbidden=s.forbidden,
+                deal=deal,
+                session=session,
+                club_id=session.club_id,
+                player_id=s.player_id,
+                game=session.game,
+                date=session.date,
+                month=session.date.replace(day=1),
+                seat=s.seat,
+                points=s.points,
+                role=s.role,
+                won=s.won,
+                bid=s.bid,
+                trump=s.trump,
+                solo=s.solo,
+                plan_b=s.plan_b,
+                all20=s.all20,
+                position=s.position,
+                miyako_ochi=s.miyako_ochi,
+                forbidden=s.forbidden,
             )
             for s in specs
         ]
@@ -92,8 +111,11 @@ def _remove_lines(deal: Deal) -> None:
     session = deal.session
     lines = list(deal.lines.all())
     aggregates_apply(
-        club_id=session.club_id, game=session.game, day=session.date,
-        specs=[spec_of(line) for line in lines], sign=-1,
+        club_id=session.club_id,
+        game=session.game,
+        day=session.date,
+        specs=[spec_of(line) for line in lines],
+        sign=-1,
     )
     deal.lines.all().delete()
 
@@ -127,9 +149,16 @@ def _deal_record(*, session: GameSession, data: dict, user, key: str | None) -> 
     seq = (Deal.objects.filter(session=session).aggregate(m=Max("seq"))["m"] or 0) + 1
     user = user if getattr(user, "is_authenticated", False) else None
     deal = Deal.objects.create(
-        session=session, club_id=session.club_id, game=session.game, seq=seq, data=data,
-        outcome=outcome_dict(session.game, result), submission_key=key,
-        created_by=user, updated_by=user, **_denormalised(session, data),
+        session=session,
+        club_id=session.club_id,
+        game=session.game,
+        seq=seq,
+        data=data,
+        outcome=outcome_dict(session.game, result),
+        submission_key=key,
+        created_by=user,
+        updated_by=user,
+        **_denormalised(session, data),
     )
     _write_lines(deal, line_specs(session.game, data, result))
     return deal

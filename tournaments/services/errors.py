@@ -1,7 +1,7 @@
 """User-facing errors raised by the app's own services (same class as the scoring core's)."""
 
-from scoring.errors import EfudaError
-from scoring.i18n import N_
+from core.errors import EfudaError
+from core.i18n import N_
 
 MESSAGES = {
     "player_name_empty": N_("A player needs a name."),

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from scoring.i18n import N_
+from core.i18n import N_
 
 from .. import draw
 from ..models import (
@@ -87,11 +87,21 @@ def _user(user):
 
 @transaction.atomic
 def tournament_create(
-    *, club: Club, name: str, date: datetime.date, ruleset: ClubRuleSet, rounds_planned: int = 4,
-    deals_per_round: int | None = None, minutes_per_round: int | None = None,
-    draw_method: str = DrawMethod.MIXING, table_size: int | None = None,
-    standings_mode: str = StandingsMode.RAW, require_confirmation: bool = False,
-    is_public: bool = False, seed: int | None = None, user=None,
+    *,
+    club: Club,
+    name: str,
+    date: datetime.date,
+    ruleset: ClubRuleSet,
+    rounds_planned: int = 4,
+    deals_per_round: int | None = None,
+    minutes_per_round: int | None = None,
+    draw_method: str = DrawMethod.MIXING,
+    table_size: int | None = None,
+    standings_mode: str = StandingsMode.RAW,
+    require_confirmation: bool = False,
+    is_public: bool = False,
+    seed: int | None = None,
+    user=None,
 ) -> Tournament:
     name = " ".join((name or "").split())
     if not name:
@@ -108,12 +118,21 @@ def tournament_create(
     if table_size and table_size not in pure.players:
         raise _fail("table_size", "table_size", size=table_size)
     return Tournament.objects.create(
-        club=club, name=name[:100], date=date, game=ruleset.game, ruleset=ruleset,
-        rounds_planned=rounds_planned, deals_per_round=deals_per_round or None,
-        minutes_per_round=minutes_per_round or None, draw_method=draw_method,
-        table_size=table_size or None, standings_mode=standings_mode,
-        require_confirmation=require_confirmation, is_public=is_public,
-        seed=secrets.randbelow(10**6) if seed is None else seed, created_by=_user(user),
+        club=club,
+        name=name[:100],
+        date=date,
+        game=ruleset.game,
+        ruleset=ruleset,
+        rounds_planned=rounds_planned,
+        deals_per_round=deals_per_round or None,
+        minutes_per_round=minutes_per_round or None,
+        draw_method=draw_method,
+        table_size=table_size or None,
+        standings_mode=standings_mode,
+        require_confirmation=require_confirmation,
+        is_public=is_public,
+        seed=secrets.randbelow(10**6) if seed is None else seed,
+        created_by=_user(user),
     )
 
 
@@ -181,8 +200,10 @@ def pin_issue(*, entry: TournamentEntry) -> str:
     """A new PIN for the entry (any earlier PIN stops working). Returned once, never stored."""
     tournament = entry.tournament
     taken = set(
-        TournamentEntry.objects.filter(tournament=tournament).exclude(pk=entry.pk)
-        .exclude(pin_hash="").values_list("pin_hash", flat=True)
+        TournamentEntry.objects.filter(tournament=tournament)
+        .exclude(pk=entry.pk)
+        .exclude(pin_hash="")
+        .values_list("pin_hash", flat=True)
     )
     while True:
         pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
@@ -200,7 +221,8 @@ def pin_issue_all(*, tournament: Tournament) -> dict[int, str]:
     return {
         e.pk: pin_issue(entry=e)
         for e in tournament.entries.filter(dropped_at_round__isnull=True).select_related(
-            "tournament")
+            "tournament"
+        )
     }
 
 
@@ -224,7 +246,8 @@ def pin_check(*, tournament: Tournament, pin: str, address: str) -> TournamentEn
         digest = pin_digest(tournament, pin)
         entry = (
             TournamentEntry.objects.filter(tournament=tournament, pin_hash=digest)
-            .select_related("player").first()
+            .select_related("player")
+            .first()
         )
     if entry is None:
         PinAttempt.objects.create(tournament=tournament, address=address[:64])
@@ -255,8 +278,7 @@ def playing_ids(tournament: Tournament, number: int) -> list[int]:
     """Player ids drawn in round ``number``: checked in and not dropped by then, entry order."""
     entries = tournament.entries.filter(checked_in=True).order_by("id")
     return [
-        e.player_id for e in entries
-        if e.dropped_at_round is None or e.dropped_at_round > number
+        e.player_id for e in entries if e.dropped_at_round is None or e.dropped_at_round > number
     ]
 
 
@@ -295,9 +317,13 @@ def round_draw(
     pure = tournament.ruleset.to_rules()
     standings = _standings_for_swiss(tournament) if method == DrawMethod.SWISS else None
     result = draw.make_draw(
-        playing_ids(tournament, number), sizes_allowed=pure.players,
-        history=_past_rounds(tournament, number), method=method, seed=seed,
-        standings=standings, preferred=tournament.table_size,
+        playing_ids(tournament, number),
+        sizes_allowed=pure.players,
+        history=_past_rounds(tournament, number),
+        method=method,
+        seed=seed,
+        standings=standings,
+        preferred=tournament.table_size,
     )
     rnd.method, rnd.seed, rnd.sitouts = method, seed, list(result.sitouts)
     rnd.save()
@@ -341,8 +367,11 @@ def table_label(table: TournamentTable) -> str:
 @transaction.atomic
 def round_start(*, rnd: TournamentRound, user=None) -> TournamentRound:
     """Freeze the seating: every table becomes a session; the timer starts if one is set."""
-    rnd = TournamentRound.objects.select_for_update().select_related(
-        "tournament__club", "tournament__ruleset").get(pk=rnd.pk)
+    rnd = (
+        TournamentRound.objects.select_for_update()
+        .select_related("tournament__club", "tournament__ruleset")
+        .get(pk=rnd.pk)
+    )
     if rnd.started_at is not None:
         raise _fail("start", "round_started", number=rnd.number)
     tournament = rnd.tournament
@@ -351,22 +380,26 @@ def round_start(*, rnd: TournamentRound, user=None) -> TournamentRound:
         raise _fail("start", "round_unstarted", number=previous.number)
     for table in rnd.tables.select_related("round").order_by("number"):
         table.session = session_create(
-            club=tournament.club, ruleset=tournament.ruleset, date=tournament.date,
-            table=table_label(table), user=user, notes=tournament.name[:200],
+            club=tournament.club,
+            ruleset=tournament.ruleset,
+            date=tournament.date,
+            table=table_label(table),
+            user=user,
+            notes=tournament.name[:200],
         )
         table.save(update_fields=["session"])
     rnd.started_at = timezone.now()
     if tournament.minutes_per_round:
         rnd.timer_ends_at = rnd.started_at + datetime.timedelta(
-            minutes=tournament.minutes_per_round)
+            minutes=tournament.minutes_per_round
+        )
         rnd.timer_left = None
     rnd.save()
     return rnd
 
 
 def _fresh(rnd: TournamentRound) -> TournamentRound:
-    return TournamentRound.objects.select_for_update().select_related("tournament").get(
-        pk=rnd.pk)
+    return TournamentRound.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
 
 
 @transaction.atomic
@@ -436,8 +469,13 @@ def _check_table_players(table: TournamentTable, game: str, data: dict) -> None:
 
 
 def table_deal_record(
-    *, table: TournamentTable, data: dict, entry: TournamentEntry | None = None, user=None,
-    staff: bool = False, submission_key: str | None = None,
+    *,
+    table: TournamentTable,
+    data: dict,
+    entry: TournamentEntry | None = None,
+    user=None,
+    staff: bool = False,
+    submission_key: str | None = None,
 ) -> Deal:
     """Record a deal at a tournament table (by a seated PIN holder or by staff).
 
@@ -446,7 +484,8 @@ def table_deal_record(
     for confirmation, count at once)."""
     with transaction.atomic():
         table = TournamentTable.objects.select_related("round__tournament", "session").get(
-            pk=table.pk)
+            pk=table.pk
+        )
         rnd = table.round
         if rnd.started_at is None or table.session is None:
             raise _fail("__all__", "round_not_started", number=rnd.number)
@@ -473,7 +512,9 @@ def table_deal_record(
 
 def _confirmation(deal: Deal) -> DealConfirmation:
     confirmation = (
-        DealConfirmation.objects.select_for_update().select_related("table").filter(deal=deal)
+        DealConfirmation.objects.select_for_update()
+        .select_related("table")
+        .filter(deal=deal)
         .first()
     )
     if confirmation is None:  # recorded through the club pages by a scorekeeper: counts
@@ -507,7 +548,11 @@ def deal_confirm(
 
 @transaction.atomic
 def deal_dispute(
-    *, deal: Deal, entry: TournamentEntry | None = None, user=None, staff: bool = False,
+    *,
+    deal: Deal,
+    entry: TournamentEntry | None = None,
+    user=None,
+    staff: bool = False,
     note: str = "",
 ) -> DealConfirmation:
     """Flag a deal to the staff: it stops counting until staff confirm it (or delete it)."""
@@ -539,8 +584,12 @@ def adjustment_add(
     if not reason:
         raise _fail("reason", "reason_empty")
     return Adjustment.objects.create(
-        tournament=entry.tournament, entry=entry, round_number=round_number,
-        points=value.quantize(Decimal("0.1")), reason=reason[:200], created_by=_user(user),
+        tournament=entry.tournament,
+        entry=entry,
+        round_number=round_number,
+        points=value.quantize(Decimal("0.1")),
+        reason=reason[:200],
+        created_by=_user(user),
     )
 
 

@@ -22,11 +22,10 @@ from typing import NamedTuple
 from django.db import transaction
 from django.utils.translation import gettext
 
-
+from core.errors import EfudaError
+from core.i18n import N_
 from scoring.cards import parse_card, parse_suit
 from scoring.daifugo import DaifugoRound, score_daifugo
-from scoring.errors import EfudaError
-from scoring.i18n import N_
 from scoring.napoleon import LAST_TRICK_SIDES, NapoleonDeal, score_napoleon
 
 from ..i18n import error_text
@@ -176,8 +175,9 @@ def _header(cells: list[str]) -> tuple[str, list[str]]:
     columns = [unicodedata.normalize("NFKC", c).strip().lower() for c in cells]
     for column in columns:
         if columns.count(column) > 1:
-            raise ImportFailed([_problem(1, "header", _fail("header", "header_duplicate",
-                                                            column=column))])
+            raise ImportFailed(
+                [_problem(1, "header", _fail("header", "header_duplicate", column=column))]
+            )
     found = set(columns)
     candidates = (
         (Game.NAPOLEON, NAPOLEON_COLUMNS, NAPOLEON_OPTIONAL),

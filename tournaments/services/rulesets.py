@@ -6,7 +6,7 @@ from functools import lru_cache
 from django.db import transaction
 
 import rules
-from scoring.errors import EfudaError
+from core.errors import EfudaError
 
 from ..models import Club, ClubRuleSet, Game, GameSession
 from .errors import fail
@@ -57,6 +57,11 @@ def ruleset_resolve(*, club: Club, code: str, game: str | None = None) -> ClubRu
             club=club, code=code, defaults={"preset": preset.code, "name": preset.name_ja}
         )
     if game is not None and ruleset.game != game:
-        raise fail("rules", "ruleset_game", code=code, expected=str(Game(ruleset.game).label),
-                   game=str(Game(game).label))
+        raise fail(
+            "rules",
+            "ruleset_game",
+            code=code,
+            expected=str(Game(ruleset.game).label),
+            game=str(Game(game).label),
+        )
     return ruleset

@@ -4,8 +4,8 @@ Stored ``Deal.data`` uses player ids as strings; the scoring core sees exactly t
 player keys, so its results map back to players without a lookup table.
 """
 
+import datetime
 from dataclasses import dataclass
-from datetime import date as Date
 
 import rules
 from scoring.daifugo import DaifugoRound, score_daifugo
@@ -148,7 +148,7 @@ def line_specs(game: str, data: dict, result) -> list[LineSpec]:
     ]
 
 
-def periods(day: Date) -> tuple[str, str, str]:
+def periods(day: datetime.date) -> tuple[str, str, str]:
     """The aggregate periods a deal on ``day`` counts in: month, season (year), all time."""
     return (f"{day.year:04d}-{day.month:02d}", f"{day.year:04d}", "all")
 

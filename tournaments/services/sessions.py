@@ -16,8 +16,13 @@ def session_create(
     try:
         with transaction.atomic():
             return GameSession.objects.create(
-                club=club, game=game, date=date, table=table, ruleset=ruleset,
-                rules_snapshot=ruleset_snapshot(ruleset), notes=notes,
+                club=club,
+                game=game,
+                date=date,
+                table=table,
+                ruleset=ruleset,
+                rules_snapshot=ruleset_snapshot(ruleset),
+                notes=notes,
                 created_by=user if getattr(user, "is_authenticated", False) else None,
             )
     except IntegrityError:

@@ -13,14 +13,18 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core.errors import EfudaError
 from scoring.cards import RANKS, SUIT_SYMBOLS, SUITS
-from scoring.errors import EfudaError
 
-from ..forms import SOLO, DaifugoRoundForm, NapoleonDealForm, add_efuda_error
+from ..forms import SOLO, DaifugoRoundForm, NapoleonDealForm, add_efuda_error, is_row_id
 from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Player, Role
 from ..selectors.sessions import (
-    daifugo_before, deal_history, preview_row, previous_players, session_detail,
+    daifugo_before,
+    deal_history,
+    preview_row,
+    previous_players,
+    session_detail,
 )
 from ..services.deals import deal_delete, deal_preview, deal_record, deal_restore, deal_update
 from ..services.players import player_get_or_create, players_by_ids
@@ -96,12 +100,17 @@ def _handle(request, session: GameSession, form, *, deal: Deal | None = None, li
     if action == "save":
         try:
             if deal is None:
-                saved = deal_record(session=session, data=data, user=request.user,
-                                    submission_key=form.cleaned_data.get("submission_key") or None)
+                saved = deal_record(
+                    session=session,
+                    data=data,
+                    user=request.user,
+                    submission_key=form.cleaned_data.get("submission_key") or None,
+                )
                 messages.success(request, _("Deal %(seq)s recorded.") % {"seq": saved.seq})
                 return form, None, entry_url(session)
-            saved = deal_update(deal=deal, data=data, user=request.user,
-                                version=form.cleaned_data.get("version"))
+            saved = deal_update(
+                deal=deal, data=data, user=request.user, version=form.cleaned_data.get("version")
+            )
             messages.success(request, _("Deal %(seq)s changed.") % {"seq": saved.seq})
             return form, None, back_to_session(session) + f"#deal-{saved.seq}"
         except EfudaError as err:
@@ -110,8 +119,7 @@ def _handle(request, session: GameSession, form, *, deal: Deal | None = None, li
     return form, preview_input(session, form, data, names, deal=deal, live=action == LIVE), None
 
 
-def preview_input(session: GameSession, form, data: dict, names: dict, *, deal=None,
-                  live=True):
+def preview_input(session: GameSession, form, data: dict, names: dict, *, deal=None, live=True):
     """Score ``data`` (from a valid ``form``) without saving: the preview row, or None with
     the problem on the form (named gently while a live preview is still being filled in)."""
     if not (data.get("seats") or data.get("order")):
@@ -124,8 +132,9 @@ def preview_input(session: GameSession, form, data: dict, names: dict, *, deal=N
         else:
             add_efuda_error(form, err, names)
         return None
-    return preview_row(game=session.game, data=data,
-                       outcome=outcome_dict(session.game, result), names=names)
+    return preview_row(
+        game=session.game, data=data, outcome=outcome_dict(session.game, result), names=names
+    )
 
 
 def _pending_text(form, err: EfudaError, names) -> str:
@@ -149,7 +158,7 @@ def _preview(session: GameSession, data: dict, deal: Deal | None):
 def _napoleon_ui(session: GameSession, form: NapoleonDealForm, roster=None) -> dict:
     ruleset = session_rules(session)
     seats = form.value("seats") or []
-    seats = [int(s) for s in seats if str(s).isdigit()]
+    seats = [int(s) for s in seats if is_row_id(str(s))]
     candidates = _candidates(session, seats, roster)
     by_id = {p.id: p for p in candidates}
     seated = [by_id[s] for s in seats if s in by_id]
@@ -164,18 +173,26 @@ def _napoleon_ui(session: GameSession, form: NapoleonDealForm, roster=None) -> d
     called_suits = suits + ([("JK", "JK")] if ruleset.jokers else [])
     return {
         "seat_choices": [
-            {"value": p.id, "label": p.name, "checked": p.id in seats,
-             "number": seats.index(p.id) + 1 if p.id in seats else None}
+            {
+                "value": p.id,
+                "label": p.name,
+                "checked": p.id in seats,
+                "number": seats.index(p.id) + 1 if p.id in seats else None,
+            }
             for p in candidates
         ],
         "napoleon_choices": [_choice(p.id, p.name, napoleon) for p in seated],
         "bid_choices": [_choice(b, str(b), form.value("bid")) for b in range(low, high + 1)],
         "trump_choices": [_choice(c, sym, form.value("trump")) for c, sym in suits],
-        "called_suit_choices": [_choice(c, sym, form.value("called_suit"))
-                                for c, sym in called_suits],
+        "called_suit_choices": [
+            _choice(c, sym, form.value("called_suit")) for c, sym in called_suits
+        ],
         "called_rank_choices": [_choice(r, r, form.value("called_rank")) for r in RANKS],
-        "adjutant_choices": [_choice(p.id, p.name, form.value("adjutant")) for p in seated
-                             if str(p.id) != str(napoleon)]
+        "adjutant_choices": [
+            _choice(p.id, p.name, form.value("adjutant"))
+            for p in seated
+            if str(p.id) != str(napoleon)
+        ]
         + [_choice(SOLO, _("Solo (独り立ち)"), form.value("adjutant"))],
         "redeal": bool(form.value("redeal")),
         "honours": form.value("honours") if form.value("honours") not in (None, "") else 0,
@@ -192,8 +209,8 @@ def _napoleon_ui(session: GameSession, form: NapoleonDealForm, roster=None) -> d
 
 def _daifugo_ui(session: GameSession, form: DaifugoRoundForm, roster=None) -> dict:
     ruleset = session_rules(session)
-    order = [int(s) for s in (form.value("order") or []) if str(s).isdigit()]
-    forbidden = {int(s) for s in (form.value("forbidden") or []) if str(s).isdigit()}
+    order = [int(s) for s in (form.value("order") or []) if is_row_id(str(s))]
+    forbidden = {int(s) for s in (form.value("forbidden") or []) if is_row_id(str(s))}
     candidates = _candidates(session, [], roster)
     by_id = {p.id: p for p in candidates}
     for pid, player in _players(session.club, [i for i in order if i not in by_id]).items():
@@ -202,18 +219,21 @@ def _daifugo_ui(session: GameSession, form: DaifugoRoundForm, roster=None) -> di
     slots = max(min(len(candidates), 8), len(order), 3)
     padded = order + [None] * (slots - len(order))
     return {
-        "tap_choices": [{"value": p.id, "label": p.name, "used": p.id in order}
-                        for p in candidates],
+        "tap_choices": [
+            {"value": p.id, "label": p.name, "used": p.id in order} for p in candidates
+        ],
         "slots": [
-            {"number": i + 1, "value": v,
-             "choices": [_choice(p.id, p.name, v) for p in candidates]}
+            {"number": i + 1, "value": v, "choices": [_choice(p.id, p.name, v) for p in candidates]}
             for i, v in enumerate(padded)
         ],
         "order_names": [by_id[i].name for i in order if i in by_id],
         "forbidden_choices": [
             {"value": i, "label": by_id[i].name, "checked": i in forbidden}
-            for i in order if i in by_id
-        ] if ruleset.forbidden_finish else [],
+            for i in order
+            if i in by_id
+        ]
+        if ruleset.forbidden_finish
+        else [],
         "ruleset": ruleset,
     }
 
@@ -227,10 +247,12 @@ def _page(request, session, form, row, *, deal=None, redirect_to=None):
         return redirect(redirect_to)
     napoleon = session.game == Game.NAPOLEON
     if deal is None:
-        action = reverse("deal_new" if napoleon else "round_new",
-                         args=[session.club.slug, session.pk])
-        live = reverse("deal_preview" if napoleon else "round_preview",
-                       args=[session.club.slug, session.pk])
+        action = reverse(
+            "deal_new" if napoleon else "round_new", args=[session.club.slug, session.pk]
+        )
+        live = reverse(
+            "deal_preview" if napoleon else "round_preview", args=[session.club.slug, session.pk]
+        )
     else:
         action = live = reverse("deal_edit", args=[session.club.slug, deal.pk])
     context = entry_context(session, form, row, action_url=action, live_url=live, deal=deal)
@@ -241,8 +263,16 @@ def _page(request, session, form, row, *, deal=None, redirect_to=None):
     return render(request, "tournaments/entry/entry.html", context)
 
 
-def entry_context(session: GameSession, form, row, *, action_url: str, live_url: str,
-                  deal: Deal | None = None, roster: list[int] | None = None) -> dict:
+def entry_context(
+    session: GameSession,
+    form,
+    row,
+    *,
+    action_url: str,
+    live_url: str,
+    deal: Deal | None = None,
+    roster: list[int] | None = None,
+) -> dict:
     """What the entry form partials need. Club sessions and tournament tables both use it;
     a tournament table passes its drawn ``roster`` (no other players, none added)."""
     napoleon = session.game == Game.NAPOLEON
@@ -250,11 +280,16 @@ def entry_context(session: GameSession, form, row, *, action_url: str, live_url:
     ui = build(session, form, roster)
     ui["can_add_player"] = roster is None
     return {
-        "session": session, "form": form, "ui": ui, "preview": row,
-        "pending": getattr(form, "pending", ""), "deal": deal, "action_url": action_url,
+        "session": session,
+        "form": form,
+        "ui": ui,
+        "preview": row,
+        "pending": getattr(form, "pending", ""),
+        "deal": deal,
+        "action_url": action_url,
         "live_url": live_url,
-        "partial": "tournaments/entry/" + ("_napoleon_form.html" if napoleon
-                                           else "_daifugo_form.html"),
+        "partial": "tournaments/entry/"
+        + ("_napoleon_form.html" if napoleon else "_daifugo_form.html"),
     }
 
 
@@ -326,8 +361,11 @@ def deal_edit(request, club, pk):
 def deal_delete_view(request, club, pk):
     deal = _deal(request, club, pk)
     deal_delete(deal=deal, user=request.user)
-    messages.success(request, _("Deal %(seq)s deleted. Restore it from its row if that was a "
-                                "mistake.") % {"seq": deal.seq})
+    messages.success(
+        request,
+        _("Deal %(seq)s deleted. Restore it from its row if that was a mistake.")
+        % {"seq": deal.seq},
+    )
     return redirect(back_to_session(deal) + f"#deal-{deal.seq}")
 
 

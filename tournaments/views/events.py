@@ -7,7 +7,6 @@ record and confirm deals at their own table with a PIN issued by the staff.
 
 from __future__ import annotations
 
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,7 +19,7 @@ from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from scoring.errors import EfudaError
+from core.errors import EfudaError
 
 from ..forms import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
 from ..i18n import error_text
@@ -56,7 +55,8 @@ def pin_entry(request, tournament: Tournament) -> TournamentEntry | None:
         return None
     entry = (
         TournamentEntry.objects.filter(pk=held.get("entry"), tournament=tournament)
-        .select_related("player").first()
+        .select_related("player")
+        .first()
     )
     if entry is None or not entry.pin_hash or entry.pin_hash != held.get("hash"):
         return None
@@ -65,7 +65,8 @@ def pin_entry(request, tournament: Tournament) -> TournamentEntry | None:
 
 def visible(request, tournament_id: int):
     tournament = get_object_or_404(
-        Tournament.objects.select_related("club", "ruleset"), pk=tournament_id)
+        Tournament.objects.select_related("club", "ruleset"), pk=tournament_id
+    )
     entry = pin_entry(request, tournament)
     if not sel.can_see(request.user, tournament, entry):
         raise Http404
@@ -95,17 +96,20 @@ class TournamentForm(forms.Form):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     ruleset = forms.ModelChoiceField(queryset=ClubRuleSet.objects.none(), label=_("Rule set"))
     rounds_planned = forms.IntegerField(min_value=1, max_value=30, initial=4, label=_("Rounds"))
-    deals_per_round = forms.IntegerField(min_value=1, required=False,
-                                         label=_("Deals per round"))
-    minutes_per_round = forms.IntegerField(min_value=1, required=False,
-                                           label=_("Minutes per round"))
-    draw_method = forms.ChoiceField(choices=DrawMethod.choices, initial=DrawMethod.MIXING,
-                                    label=_("Seating method"))
-    table_size = forms.IntegerField(min_value=3, max_value=8, required=False,
-                                    label=_("Preferred table size"))
+    deals_per_round = forms.IntegerField(min_value=1, required=False, label=_("Deals per round"))
+    minutes_per_round = forms.IntegerField(
+        min_value=1, required=False, label=_("Minutes per round")
+    )
+    draw_method = forms.ChoiceField(
+        choices=DrawMethod.choices, initial=DrawMethod.MIXING, label=_("Seating method")
+    )
+    table_size = forms.IntegerField(
+        min_value=3, max_value=8, required=False, label=_("Preferred table size")
+    )
     standings_mode = forms.ChoiceField(choices=StandingsMode.choices, label=_("Standings"))
     require_confirmation = forms.BooleanField(
-        required=False, label=_("Deals need a second player's confirmation"))
+        required=False, label=_("Deals need a second player's confirmation")
+    )
     is_public = forms.BooleanField(required=False, label=_("Public"))
 
     def __init__(self, *args, club: Club, **kwargs):
@@ -133,18 +137,22 @@ def tournament_list(request, club_slug: str):
     items = sel.club_tournaments(club=club, user=request.user)
     if not items and not sel.has_role(request.user, club, Role.MEMBER) and not club.is_public:
         raise Http404
-    return render(request, "tournaments/events/list.html", {
-        "club": club, "tournaments": items,
-        "can_create": sel.has_role(request.user, club, Role.SCOREKEEPER),
-    })
+    return render(
+        request,
+        "tournaments/events/list.html",
+        {
+            "club": club,
+            "tournaments": items,
+            "can_create": sel.has_role(request.user, club, Role.SCOREKEEPER),
+        },
+    )
 
 
 @login_required
 def tournament_new(request, club_slug: str):
     club = get_object_or_404(Club, slug=club_slug)
     require_role(request.user, club, Role.SCOREKEEPER)
-    form = TournamentForm(request.POST or None, club=club,
-                          initial={"date": timezone.localdate()})
+    form = TournamentForm(request.POST or None, club=club, initial={"date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         c = form.cleaned_data
         try:
@@ -163,35 +171,54 @@ def tournament_detail(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
     rnd = sel.current_round(tournament)
     names = sel.names_of(tournament)
-    return render(request, "tournaments/events/detail.html", {
-        "tournament": tournament, "entry": entry,
-        "round": sel.round_view(rnd, names) if rnd else None,
-        "my_table": sel.entry_table(tournament, entry) if entry else None,
-        "is_staff": sel.is_staff(request.user, tournament),
-    })
+    return render(
+        request,
+        "tournaments/events/detail.html",
+        {
+            "tournament": tournament,
+            "entry": entry,
+            "round": sel.round_view(rnd, names) if rnd else None,
+            "my_table": sel.entry_table(tournament, entry) if entry else None,
+            "is_staff": sel.is_staff(request.user, tournament),
+        },
+    )
 
 
 def tournament_standings(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
     standings = sel.tournament_standings(tournament=tournament)
     table = TournamentStandingsTable(standings.rows, mode=standings.mode)
-    template = ("tournaments/events/_standings.html" if request.headers.get("HX-Request")
-                else "tournaments/events/standings.html")
-    return render(request, template, {
-        "tournament": tournament, "standings": standings, "table": table,
-        "is_staff": sel.is_staff(request.user, tournament),
-    })
+    template = (
+        "tournaments/events/_standings.html"
+        if request.headers.get("HX-Request")
+        else "tournaments/events/standings.html"
+    )
+    return render(
+        request,
+        template,
+        {
+            "tournament": tournament,
+            "standings": standings,
+            "table": table,
+            "is_staff": sel.is_staff(request.user, tournament),
+        },
+    )
 
 
 def round_timer(request, tournament_id: int):
     """A small fragment every table polls: the round's remaining time."""
     tournament, _entry = visible(request, tournament_id)
     rnd = sel.current_round(tournament)
-    return render(request, "tournaments/events/_timer.html", {
-        "tournament": tournament, "round": rnd,
-        "seconds_left": sel.seconds_left(rnd) if rnd else None,
-        "running": bool(rnd and rnd.timer_ends_at),
-    })
+    return render(
+        request,
+        "tournaments/events/_timer.html",
+        {
+            "tournament": tournament,
+            "round": rnd,
+            "seconds_left": sel.seconds_left(rnd) if rnd else None,
+            "running": bool(rnd and rnd.timer_ends_at),
+        },
+    )
 
 
 # --- PIN access and tables -------------------------------------------------------------------
@@ -203,8 +230,9 @@ def pin_login(request, tournament_id: int):
     if request.method == "POST":
         address = request.META.get("REMOTE_ADDR", "") or "unknown"
         try:
-            entry = svc.pin_check(tournament=tournament, pin=request.POST.get("pin", ""),
-                                  address=address)
+            entry = svc.pin_check(
+                tournament=tournament, pin=request.POST.get("pin", ""), address=address
+            )
         except EfudaError as err:
             error = error_text(err)
         else:
@@ -216,9 +244,15 @@ def pin_login(request, tournament_id: int):
             if table is not None:
                 return redirect("tournament_table", tournament.pk, table.pk)
             return redirect("tournament_detail", tournament.pk)
-    return render(request, "tournaments/events/pin.html", {
-        "tournament": tournament, "error": error,
-    }, status=400 if error else 200)
+    return render(
+        request,
+        "tournaments/events/pin.html",
+        {
+            "tournament": tournament,
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
 
 
 @require_POST
@@ -232,10 +266,13 @@ def pin_logout(request, tournament_id: int):
 def _table_access(request, tournament_id: int, table_id: int):
     """The table, for staff or a PIN holder seated at it; 404 for anyone else."""
     tournament = get_object_or_404(
-        Tournament.objects.select_related("club", "ruleset"), pk=tournament_id)
+        Tournament.objects.select_related("club", "ruleset"), pk=tournament_id
+    )
     table = get_object_or_404(
-        TournamentTable.objects.select_related("round", "session"), pk=table_id,
-        round__tournament=tournament)
+        TournamentTable.objects.select_related("round", "session"),
+        pk=table_id,
+        round__tournament=tournament,
+    )
     entry = pin_entry(request, tournament)
     staff = sel.is_staff(request.user, tournament)
     if not staff and (entry is None or entry.player_id not in table.seats):
@@ -266,7 +303,10 @@ def _table_data(tournament, table, form) -> dict:
 def _entry_context(tournament, table, form, row) -> dict:
     """The club's own entry form (taps, live preview), limited to the table's drawn seats."""
     return entry_context(
-        table.session, form, row, roster=list(table.seats),
+        table.session,
+        form,
+        row,
+        roster=list(table.seats),
         action_url=reverse("tournament_table_record", args=[tournament.pk, table.pk]),
         live_url=reverse("tournament_table_preview", args=[tournament.pk, table.pk]),
     )
@@ -280,8 +320,13 @@ def table_preview(request, tournament_id: int, table_id: int):
     row = None
     if form.is_valid():
         names = {str(k): v for k, v in sel.names_of(tournament).items()}
-        row = preview_input(table.session, form, _table_data(tournament, table, form), names,
-                            live=request.POST.get("action", "live") == "live")
+        row = preview_input(
+            table.session,
+            form,
+            _table_data(tournament, table, form),
+            names,
+            live=request.POST.get("action", "live") == "live",
+        )
     context = _entry_context(tournament, table, form, row)
     return render(request, context["partial"], context)
 
@@ -293,14 +338,23 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
     rnd = table.round
     open_ = rnd.started_at is not None and rnd.finished_at is None
     context = _entry_context(tournament, table, form, None) if open_ else {}
-    context.update({
-        "tournament": tournament, "table": table, "round": rnd, "entry": entry,
-        "is_staff": staff, "seats": seats, "rows": rows, "open": open_,
-        "label": f"R{rnd.number}-T{table.number}",
-        "is_napoleon": tournament.game == Game.NAPOLEON,
-        "my_entry_id": entry.pk if entry else None,
-        "round_seconds": sel.seconds_left(rnd), "round_running": rnd.timer_ends_at is not None,
-    })
+    context.update(
+        {
+            "tournament": tournament,
+            "table": table,
+            "round": rnd,
+            "entry": entry,
+            "is_staff": staff,
+            "seats": seats,
+            "rows": rows,
+            "open": open_,
+            "label": f"R{rnd.number}-T{table.number}",
+            "is_napoleon": tournament.game == Game.NAPOLEON,
+            "my_entry_id": entry.pk if entry else None,
+            "round_seconds": sel.seconds_left(rnd),
+            "round_running": rnd.timer_ends_at is not None,
+        }
+    )
     return render(request, "tournaments/events/table.html", context, status=status)
 
 
@@ -313,7 +367,11 @@ def table_record(request, tournament_id: int, table_id: int):
         data = _table_data(tournament, table, form)
         try:
             svc.table_deal_record(
-                table=table, data=data, entry=entry, user=request.user, staff=staff,
+                table=table,
+                data=data,
+                entry=entry,
+                user=request.user,
+                staff=staff,
                 submission_key=form.cleaned_data.get("submission_key") or None,
             )
         except EfudaError as err:
@@ -328,7 +386,8 @@ def _deal_action(request, tournament_id: int, deal_id: int, action):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     deal = get_object_or_404(Deal, pk=deal_id, session__event_table__round__tournament=tournament)
     _tournament, table, entry, staff = _table_access(
-        request, tournament_id, deal.session.event_table.pk)
+        request, tournament_id, deal.session.event_table.pk
+    )
     try:
         action(deal=deal, entry=entry, user=request.user, staff=staff)
     except EfudaError as err:
@@ -345,7 +404,9 @@ def deal_confirm(request, tournament_id: int, deal_id: int):
 def deal_dispute(request, tournament_id: int, deal_id: int):
     note = request.POST.get("note", "")
     return _deal_action(
-        request, tournament_id, deal_id,
+        request,
+        tournament_id,
+        deal_id,
         lambda **kw: svc.deal_dispute(note=note, **kw),
     )
 
@@ -359,20 +420,28 @@ def tournament_manage(request, tournament_id: int):
     rnd = sel.current_round(tournament)
     names = sel.names_of(tournament)
     entries = list(tournament.entries.select_related("player").order_by("id"))
-    return render(request, "tournaments/events/manage.html", {
-        "tournament": tournament, "entries": entries,
-        "round": sel.round_view(rnd, names) if rnd else None,
-        "entry_form": EntryForm(), "adjustment_form": AdjustmentForm(),
-        "disputed": sel.disputed_deals(tournament),
-        "adjustments": sel.tournament_standings(tournament=tournament).adjustments,
-        "can_draw": rnd is None or rnd.started_at is None
-        or rnd.number < tournament.rounds_planned,
-        "new_pin": request.session.pop("efuda_new_pin", None),
-    })
+    return render(
+        request,
+        "tournaments/events/manage.html",
+        {
+            "tournament": tournament,
+            "entries": entries,
+            "round": sel.round_view(rnd, names) if rnd else None,
+            "entry_form": EntryForm(),
+            "adjustment_form": AdjustmentForm(),
+            "disputed": sel.disputed_deals(tournament),
+            "adjustments": sel.tournament_standings(tournament=tournament).adjustments,
+            "can_draw": rnd is None
+            or rnd.started_at is None
+            or rnd.number < tournament.rounds_planned,
+            "new_pin": request.session.pop("efuda_new_pin", None),
+        },
+    )
 
 
 def _staff_post(view):
     """Staff-only POST actions: login, role check, EfudaError as a message, back to manage."""
+
     @login_required
     @require_POST
     def wrapper(request, tournament_id: int, *args, **kwargs):
@@ -383,6 +452,7 @@ def _staff_post(view):
             _error(request, err, {str(k): v for k, v in sel.names_of(tournament).items()})
             result = None
         return result or _back(tournament)
+
     wrapper.__name__ = view.__name__
     wrapper.__doc__ = view.__doc__
     return wrapper
@@ -390,8 +460,10 @@ def _staff_post(view):
 
 def _entry(tournament, entry_id) -> TournamentEntry:
     return get_object_or_404(
-        TournamentEntry.objects.select_related("player", "tournament"), pk=entry_id,
-        tournament=tournament)
+        TournamentEntry.objects.select_related("player", "tournament"),
+        pk=entry_id,
+        tournament=tournament,
+    )
 
 
 def _round(tournament, number) -> TournamentRound:
@@ -402,8 +474,11 @@ def _round(tournament, number) -> TournamentRound:
 def entry_add(request, tournament):
     form = EntryForm(request.POST)
     if form.is_valid():
-        entry = svc.entry_add(tournament=tournament, name=form.cleaned_data["name"],
-                              checked_in=form.cleaned_data["checked_in"])
+        entry = svc.entry_add(
+            tournament=tournament,
+            name=form.cleaned_data["name"],
+            checked_in=form.cleaned_data["checked_in"],
+        )
         messages.success(request, _t("%(name)s entered.") % {"name": entry.player.name})
     return _back(tournament, "#entries")
 
@@ -486,9 +561,13 @@ def adjustment_add(request, tournament):
         messages.error(request, _t("Fill in player, points and reason."))
         return _back(tournament, "#adjustments")
     c = form.cleaned_data
-    svc.adjustment_add(entry=_entry(tournament, c["entry"]), points=c["points"],
-                       reason=c["reason"], round_number=c.get("round_number"),
-                       user=request.user)
+    svc.adjustment_add(
+        entry=_entry(tournament, c["entry"]),
+        points=c["points"],
+        reason=c["reason"],
+        round_number=c.get("round_number"),
+        user=request.user,
+    )
     return _back(tournament, "#adjustments")
 
 
@@ -534,4 +613,3 @@ def results_pdf(request, tournament_id: int):
 
     tournament, _entry = visible(request, tournament_id)
     return _pdf(final_results(tournament=tournament), f"results-{tournament.pk}.pdf")
-

@@ -12,16 +12,25 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 import rules
-from scoring.errors import EfudaError
+from core.errors import EfudaError
 
 from ..forms import (
-    ClubCreateForm, ClubForm, MemberAddForm, PlayerRenameForm, RoleForm, RuleSetForm,
+    ClubCreateForm,
+    ClubForm,
+    MemberAddForm,
+    PlayerRenameForm,
+    RoleForm,
+    RuleSetForm,
     add_efuda_error,
 )
 from ..i18n import error_text
 from ..models import ClubRuleSet, Membership, Player, Role
 from ..services.club_admin import (
-    club_update, member_add, member_remove, member_set_role, player_rename,
+    club_update,
+    member_add,
+    member_remove,
+    member_set_role,
+    player_rename,
     player_set_active,
 )
 from ..services.clubs import club_create
@@ -62,8 +71,9 @@ def member_add_view(request, club):
     form = MemberAddForm(request.POST)
     if form.is_valid():
         try:
-            member_add(club=club, username=form.cleaned_data["username"],
-                       role=form.cleaned_data["role"])
+            member_add(
+                club=club, username=form.cleaned_data["username"], role=form.cleaned_data["role"]
+            )
         except EfudaError as err:
             add_efuda_error(form, err)
         else:
@@ -134,8 +144,9 @@ def club_settings_view(request, club):
     form = ClubForm(request.POST)
     if form.is_valid():
         try:
-            club_update(club=club, name=form.cleaned_data["name"],
-                        is_public=form.cleaned_data["is_public"])
+            club_update(
+                club=club, name=form.cleaned_data["name"], is_public=form.cleaned_data["is_public"]
+            )
         except EfudaError as err:
             add_efuda_error(form, err)
         else:
@@ -186,8 +197,12 @@ def club_new(request):
     form = ClubCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            club = club_create(slug=form.cleaned_data["slug"], name=form.cleaned_data["name"],
-                               owner=request.user, is_public=form.cleaned_data["is_public"])
+            club = club_create(
+                slug=form.cleaned_data["slug"],
+                name=form.cleaned_data["name"],
+                owner=request.user,
+                is_public=form.cleaned_data["is_public"],
+            )
         except EfudaError as err:
             add_efuda_error(form, err)
         else:

@@ -16,7 +16,8 @@ from ..models import Club, Game, Player
 from ..permissions import can_record, require_view
 from ..selectors.clubs import club_home as select_club_home
 from ..selectors.players import player_stats
-from ..selectors.standings import Period, standings as select_standings
+from ..selectors.standings import Period
+from ..selectors.standings import standings as select_standings
 from ..tables_public import standings_table
 
 MAX_MIN_DEALS = 100_000
@@ -55,52 +56,70 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
 def club_home(request, club_slug: str):
     club = viewable_club(request, club_slug)
     home = select_club_home(club=club, today=timezone.localdate())
-    return render(request, "tournaments/public/club_home.html", {
-        "club": club, "home": home, "can_record": can_record(request.user, club),
-        "month_links": [(g, label, standings_url(club, g, home.month))
-                        for g, label in Game.choices],
-        "leaders": [(label, standings_url(club, g, home.month), home.leaders[g])
-                    for g, label in Game.choices],
-    })
+    return render(
+        request,
+        "tournaments/public/club_home.html",
+        {
+            "club": club,
+            "home": home,
+            "can_record": can_record(request.user, club),
+            "month_links": [
+                (g, label, standings_url(club, g, home.month)) for g, label in Game.choices
+            ],
+            "leaders": [
+                (label, standings_url(club, g, home.month), home.leaders[g])
+                for g, label in Game.choices
+            ],
+        },
+    )
 
 
 @require_safe
-def standings(request, club_slug: str, game: str, year: int | None = None,
-              month: int | None = None):
+def standings(
+    request, club_slug: str, game: str, year: int | None = None, month: int | None = None
+):
     club = viewable_club(request, club_slug)
     game = _game(game)
     try:
         period = Period.of(year, month)
     except ValueError:
         raise Http404 from None
-    result = select_standings(club=club, game=game, period=period,
-                              min_deals=_min_deals(request))
+    result = select_standings(club=club, game=game, period=period, min_deals=_min_deals(request))
     fmt = request.GET.get("format", "html")
     if fmt == "csv":
         out = io.StringIO()
         exports.write_csv(out, result)
         response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = (
-            f'attachment; filename="{exports.filename(result, "csv")}"')
+            f'attachment; filename="{exports.filename(result, "csv")}"'
+        )
         return response
     if fmt == "pdf":
         chart = charts.standings_chart(result)
-        response = HttpResponse(reports.standings_pdf(result, chart=chart),
-                                content_type="application/pdf")
-        response["Content-Disposition"] = (
-            f'inline; filename="{exports.filename(result, "pdf")}"')
+        response = HttpResponse(
+            reports.standings_pdf(result, chart=chart), content_type="application/pdf"
+        )
+        response["Content-Disposition"] = f'inline; filename="{exports.filename(result, "pdf")}"'
         return response
-    return render(request, "tournaments/public/standings.html", {
-        "club": club, "standings": result, "game_label": Game(game).label,
-        "table": standings_table(game, result.rows, club_slug=club.slug, request=request),
-        "previous_url": standings_url(club, game, period.previous()),
-        "next_url": standings_url(club, game, period.next()),
-        "other_game_url": standings_url(
-            club, Game.DAIFUGO if game == Game.NAPOLEON else Game.NAPOLEON, period),
-        "all_url": standings_url(club, game, Period("all")),
-        "season_url": standings_url(club, game, Period("season", period.year))
-        if period.year else None,
-    })
+    return render(
+        request,
+        "tournaments/public/standings.html",
+        {
+            "club": club,
+            "standings": result,
+            "game_label": Game(game).label,
+            "table": standings_table(game, result.rows, club_slug=club.slug, request=request),
+            "previous_url": standings_url(club, game, period.previous()),
+            "next_url": standings_url(club, game, period.next()),
+            "other_game_url": standings_url(
+                club, Game.DAIFUGO if game == Game.NAPOLEON else Game.NAPOLEON, period
+            ),
+            "all_url": standings_url(club, game, Period("all")),
+            "season_url": standings_url(club, game, Period("season", period.year))
+            if period.year
+            else None,
+        },
+    )
 
 
 @require_safe
@@ -109,9 +128,16 @@ def player_detail(request, club_slug: str, player_id: int):
     player = get_object_or_404(Player, club=club, pk=player_id)
     stats = player_stats(player=player)
     cumulative, monthly = charts.player_charts(stats)
-    return render(request, "tournaments/public/player.html", {
-        "club": club, "player": player, "stats": stats,
-        "napoleon": stats.totals.get(Game.NAPOLEON),
-        "daifugo": stats.totals.get(Game.DAIFUGO),
-        "cumulative_chart": cumulative, "monthly_chart": monthly,
-    })
+    return render(
+        request,
+        "tournaments/public/player.html",
+        {
+            "club": club,
+            "player": player,
+            "stats": stats,
+            "napoleon": stats.totals.get(Game.NAPOLEON),
+            "daifugo": stats.totals.get(Game.DAIFUGO),
+            "cumulative_chart": cumulative,
+            "monthly_chart": monthly,
+        },
+    )

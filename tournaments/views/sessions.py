@@ -9,7 +9,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django_tables2 import RequestConfig
 
 import rules
-from scoring.errors import EfudaError
+from core.errors import EfudaError
 
 from ..forms import SessionForm, add_efuda_error
 from ..models import Club, Game, GameSession, Role

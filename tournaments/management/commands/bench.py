@@ -34,7 +34,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.models import (
-    BidAggregate, Deal, GameSession, Player, ScoreLine, StandingAggregate,
+    BidAggregate,
+    Deal,
+    GameSession,
+    Player,
+    ScoreLine,
+    StandingAggregate,
 )  # fmt: skip
 from tournaments.services.clubs import club_create, membership_set
 from tournaments.services.rulesets import ruleset_resolve, session_rules
@@ -126,14 +131,20 @@ class Builder:
         club = club_create(slug="bench", name="ベンチ倶楽部", is_public=False)
         membership_set(club=club, user=user, role="scorekeeper")
         players = Player.objects.bulk_create(
-            [Player(club=club, name=f"選手{i:02d}", name_key=f"選手{i:02d}")
-             for i in range(PLAYERS)]
+            [
+                Player(club=club, name=f"選手{i:02d}", name_key=f"選手{i:02d}")
+                for i in range(PLAYERS)
+            ]
         )
         ids = [p.id for p in players]
-        rulesets = {g: ruleset_resolve(club=club, code=c, game=g)
-                    for g, c in (("napoleon", "napoleon-wiki"), ("daifugo", "daifugo-common"))}
-        snapshots = {g: {"preset": r.preset, "options": r.options or {}, "code": r.code}
-                     for g, r in rulesets.items()}
+        rulesets = {
+            g: ruleset_resolve(club=club, code=c, game=g)
+            for g, c in (("napoleon", "napoleon-wiki"), ("daifugo", "daifugo-common"))
+        }
+        snapshots = {
+            g: {"preset": r.preset, "options": r.options or {}, "code": r.code}
+            for g, r in rulesets.items()
+        }
         templates = {}
         probe = GameSession(rules_snapshot=snapshots["napoleon"])
         templates["napoleon"] = napoleon_templates(session_rules(probe), rng, 200)
@@ -145,11 +156,13 @@ class Builder:
         today = timezone.localdate()
         start = today - datetime.timedelta(days=365 * YEARS)
         span = (today - datetime.timedelta(days=1) - start).days
-        days = sorted(start + datetime.timedelta(days=int(span * i / sessions_total))
-                      for i in range(sessions_total))
+        days = sorted(
+            start + datetime.timedelta(days=int(span * i / sessions_total))
+            for i in range(sessions_total)
+        )
         now = connection.ops.adapt_datetimefield_value(timezone.now())
         session_rows, per_day = [], defaultdict(int)
-        for i, day in enumerate(days):
+        for day in days:
             game = "napoleon" if rng.random() < NAPOLEON_SHARE else "daifugo"
             per_day[(game, day)] += 1
             table = f"T{per_day[(game, day)]}"
@@ -188,8 +201,8 @@ class Builder:
             month_db = connection.ops.adapt_datefield_value(session.date.replace(day=1))
             for seq in range(1, count + 1):
                 if closing:
-                    first = int(session.table[len(CLOSING):]) * SEATS
-                    seated = ids[first:first + SEATS]
+                    first = int(session.table[len(CLOSING) :]) * SEATS
+                    seated = ids[first : first + SEATS]
                 else:
                     seated = rng.sample(table_players, SEATS)
                 template = rng.choice(templates[session.game])
@@ -250,7 +263,7 @@ def _insert(model, columns: list[str], rows: list[tuple], batch: int = 20_000) -
     sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
     with connection.cursor() as cursor:
         for i in range(0, len(rows), batch):
-            cursor.executemany(sql, rows[i:i + batch])
+            cursor.executemany(sql, rows[i : i + batch])
 
 
 def _sqlite(path: Path) -> dict:
@@ -266,16 +279,22 @@ class Command(BaseCommand):
     help = "Build synthetic clubs of the given sizes (score lines) and time the main pages."
 
     def add_arguments(self, parser):
-        parser.add_argument("--sizes", default="10000,100000,1000000",
-                            help="comma-separated numbers of score lines")
+        parser.add_argument(
+            "--sizes", default="10000,100000,1000000", help="comma-separated numbers of score lines"
+        )
         parser.add_argument("--json", action="store_true", help="one JSON object per line")
         parser.add_argument("--repeat", type=int, default=15, help="timed requests per step")
-        parser.add_argument("--pdf-repeat", type=int, default=7,
-                            help="timed requests for session_pdf")
-        parser.add_argument("--rounds", type=int, default=3,
-                            help="measuring rounds, each over every size in turn")
-        parser.add_argument("--keep", metavar="DIR",
-                            help="keep the synthetic databases in DIR instead of deleting them")
+        parser.add_argument(
+            "--pdf-repeat", type=int, default=7, help="timed requests for session_pdf"
+        )
+        parser.add_argument(
+            "--rounds", type=int, default=3, help="measuring rounds, each over every size in turn"
+        )
+        parser.add_argument(
+            "--keep",
+            metavar="DIR",
+            help="keep the synthetic databases in DIR instead of deleting them",
+        )
 
     def handle(self, *args, sizes, json, repeat, pdf_repeat, rounds, keep=None, **options):
         try:
@@ -300,8 +319,9 @@ class Command(BaseCommand):
                     self._use(path)
                     prepared.append((size, path, self._build(size)))
                     self._use(None)
-                self._measure_all(prepared, json_lines=json, repeat=repeat,
-                                  pdf_repeat=pdf_repeat, rounds=rounds)
+                self._measure_all(
+                    prepared, json_lines=json, repeat=repeat, pdf_repeat=pdf_repeat, rounds=rounds
+                )
         finally:
             self._restore(original)
             if not keep:
@@ -331,12 +351,14 @@ class Command(BaseCommand):
             club, user, lines = Builder(size).build()
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
-        self.stderr.write(f"size {size}: built {lines} score lines in "
-                          f"{time.perf_counter() - started:.1f} s")
+        self.stderr.write(
+            f"size {size}: built {lines} score lines in {time.perf_counter() - started:.1f} s"
+        )
         return {"username": user.get_username(), **self._urls(club)}
 
-    def _measure_all(self, prepared, *, json_lines: bool, repeat: int, pdf_repeat: int,
-                     rounds: int) -> None:
+    def _measure_all(
+        self, prepared, *, json_lines: bool, repeat: int, pdf_repeat: int, rounds: int
+    ) -> None:
         """Each round measures one step on every size in turn before the next step, so a busy
         moment on a shared machine falls on all sizes alike and the ratios stay fair."""
         timings: dict[tuple, list[float]] = defaultdict(list)
@@ -359,32 +381,55 @@ class Command(BaseCommand):
         for size, _path, _urls in prepared:
             for step in STEPS:
                 median = statistics.median(timings[(size, step)])
-                row = {"size": size, "step": step, "median_ms": round(median, 2),
-                       "queries": queries[(size, step)]}
+                row = {
+                    "size": size,
+                    "step": step,
+                    "median_ms": round(median, 2),
+                    "queries": queries[(size, step)],
+                }
                 if json_lines:
                     self.stdout.write(json.dumps(row))
                 else:
-                    self.stdout.write(f"{size:>9} {step:<16} {median:9.2f} ms "
-                                      f"{row['queries']:4d} queries")
+                    self.stdout.write(
+                        f"{size:>9} {step:<16} {median:9.2f} ms {row['queries']:4d} queries"
+                    )
 
     def _urls(self, club) -> dict:
         month = timezone.localdate() - datetime.timedelta(days=1)  # the closing night
-        last = (GameSession.objects.filter(club=club, game="napoleon")
-                .exclude(table__startswith=CLOSING).order_by("-date", "-id").first())
-        busiest = (StandingAggregate.objects.filter(club=club, game="napoleon", period="all")
-                   .order_by("-deals").values_list("player_id", flat=True).first())
-        seats = [int(s) for s in Deal.objects.filter(session=last).order_by("seq")
-                 .values_list("data", flat=True).first()["seats"]]
+        last = (
+            GameSession.objects.filter(club=club, game="napoleon")
+            .exclude(table__startswith=CLOSING)
+            .order_by("-date", "-id")
+            .first()
+        )
+        busiest = (
+            StandingAggregate.objects.filter(club=club, game="napoleon", period="all")
+            .order_by("-deals")
+            .values_list("player_id", flat=True)
+            .first()
+        )
+        seats = [
+            int(s)
+            for s in Deal.objects.filter(session=last)
+            .order_by("seq")
+            .values_list("data", flat=True)
+            .first()["seats"]
+        ]
         today = GameSession.objects.create(
-            club=club, game="napoleon", date=timezone.localdate(), table="bench",
-            ruleset=last.ruleset, rules_snapshot=last.rules_snapshot)
+            club=club,
+            game="napoleon",
+            date=timezone.localdate(),
+            table="bench",
+            ruleset=last.ruleset,
+            rules_snapshot=last.rules_snapshot,
+        )
         return {
             "record_url": reverse("deal_new", kwargs={"club": club.slug, "pk": today.pk}),
             "seats": seats,
             "session_page": reverse("session_detail", kwargs={"club": club.slug, "pk": last.pk}),
-            "standings_month": reverse("standings_month",
-                                       args=[club.slug, "napoleon", month.year,
-                                             f"{month.month:02d}"]),
+            "standings_month": reverse(
+                "standings_month", args=[club.slug, "napoleon", month.year, f"{month.month:02d}"]
+            ),
             "standings_all": reverse("standings_all", args=[club.slug, "napoleon"]),
             "player_page": reverse("player_detail", args=[club.slug, busiest]),
             "session_pdf": reverse("session_sheet_pdf", args=[club.slug, last.pk]),

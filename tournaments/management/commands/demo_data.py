@@ -43,10 +43,12 @@ class Command(BaseCommand):
     help = "Create the demo club 「絵札ナポレオン会」 with two months of sessions."
 
     def add_arguments(self, parser):
-        parser.add_argument("--if-empty", action="store_true",
-                            help="do nothing if any club exists already")
-        parser.add_argument("--reset", action="store_true",
-                            help="delete the demo club first and build it again")
+        parser.add_argument(
+            "--if-empty", action="store_true", help="do nothing if any club exists already"
+        )
+        parser.add_argument(
+            "--reset", action="store_true", help="delete the demo club first and build it again"
+        )
 
     def handle(self, *args, if_empty, reset, **options):
         if if_empty and Club.objects.exists():

@@ -14,8 +14,13 @@ class Command(BaseCommand):
         parser.add_argument("--club", required=True, help="club address (slug)")
         parser.add_argument("--game", required=True, choices=Game.values)
         parser.add_argument("--month", help="YYYY-MM; all time when left out")
-        parser.add_argument("--min", type=int, default=0, dest="min_deals",
-                            help="minimum deals for the rate columns")
+        parser.add_argument(
+            "--min",
+            type=int,
+            default=0,
+            dest="min_deals",
+            help="minimum deals for the rate columns",
+        )
 
     def handle(self, *args, club, game, month=None, min_deals=0, **options):
         found = Club.objects.filter(slug=club).first()
@@ -29,5 +34,4 @@ class Command(BaseCommand):
                 period = None
             if period is None or period.kind != "month":
                 raise CommandError(f"--month must be YYYY-MM, not {month!r}")
-        write_csv(self.stdout, standings(club=found, game=game, period=period,
-                                         min_deals=min_deals))
+        write_csv(self.stdout, standings(club=found, game=game, period=period, min_deals=min_deals))

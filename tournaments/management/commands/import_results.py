@@ -21,8 +21,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", help="the CSV file ('-' reads standard input)")
         parser.add_argument("--club", required=True, help="club slug; created if missing")
-        parser.add_argument("--lang", default="en", choices=["en", "ja"],
-                            help="language of the messages (default: en)")
+        parser.add_argument(
+            "--lang",
+            default="en",
+            choices=["en", "ja"],
+            help="language of the messages (default: en)",
+        )
 
     def handle(self, *args, file, club, lang, **options):
         with translation.override(lang):
@@ -51,9 +55,14 @@ class Command(BaseCommand):
                 gettext(
                     "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s sessions "
                     "into club %(club)s; %(players)s new players."
-                ) % {"deals": report.deals, "redeals": report.redeals,
-                     "sessions": len(report.sessions), "club": target.slug,
-                     "players": report.players_created}  # fmt: skip
+                )
+                % {
+                    "deals": report.deals,
+                    "redeals": report.redeals,
+                    "sessions": len(report.sessions),
+                    "club": target.slug,
+                    "players": report.players_created,
+                }  # fmt: skip
             )
 
     def _read(self, file: str) -> bytes:

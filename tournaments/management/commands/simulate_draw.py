@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 import rules
-from scoring.errors import EfudaError
+from core.errors import EfudaError
 from tournaments.draw import PastRound, make_draw
 from tournaments.models import DrawMethod
 
@@ -34,8 +34,11 @@ class Command(BaseCommand):
             try:
                 # Same per-round seed as the app: tournament seed × 100 + round number.
                 result = make_draw(
-                    players, sizes_allowed=ruleset.players, history=past,
-                    method=DrawMethod.MIXING, seed=opts["seed"] * 100 + number,
+                    players,
+                    sizes_allowed=ruleset.players,
+                    history=past,
+                    method=DrawMethod.MIXING,
+                    seed=opts["seed"] * 100 + number,
                 )
             except EfudaError as err:
                 raise CommandError(str(err)) from None

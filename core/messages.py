@@ -16,8 +16,10 @@ class Message:
 
     def __post_init__(self) -> None:
         for key, value in self.params.items():
-            if not isinstance(key, str) or isinstance(value, bool) or not isinstance(
-                value, (str, int)
+            if (
+                not isinstance(key, str)
+                or isinstance(value, bool)
+                or not isinstance(value, (str, int))
             ):
                 raise TypeError(f"Message params must be str/int values, got {key!r}={value!r}")
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
