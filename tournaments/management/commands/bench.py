@@ -424,9 +424,11 @@ class Command(BaseCommand):
             rules_snapshot=last.rules_snapshot,
         )
         return {
-            "record_url": reverse("deal_new", kwargs={"club": club.slug, "pk": today.pk}),
+            "record_url": reverse("deal_new", kwargs={"club_slug": club.slug, "pk": today.pk}),
             "seats": seats,
-            "session_page": reverse("session_detail", kwargs={"club": club.slug, "pk": last.pk}),
+            "session_page": reverse(
+                "session_detail", kwargs={"club_slug": club.slug, "pk": last.pk}
+            ),
             "standings_month": reverse(
                 "standings_month", args=[club.slug, "napoleon", month.year, f"{month.month:02d}"]
             ),
