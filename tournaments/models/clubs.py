@@ -121,10 +121,6 @@ class ClubRuleSet(models.Model):
     def __str__(self) -> str:
         return self.name or self.code
 
-    def to_rules(self) -> "rules.RuleSet":
-        """The one place a club's rule set becomes a pure rule set."""
-        return rules.build_ruleset(self.preset, self.options or {}, code=self.code)
-
     @property
     def game(self) -> str:
         return rules.get_preset(self.preset).game

@@ -3,15 +3,16 @@
 from django.db import IntegrityError, transaction
 
 from ..models import Club, ClubRuleSet, GameSession
+from ..selectors.rulesets import ruleset_rules, ruleset_snapshot
 from .errors import fail
-from .rulesets import ruleset_resolve, ruleset_snapshot
+from .rulesets import ruleset_resolve
 
 
 def session_create(
     *, club: Club, ruleset: ClubRuleSet, date, table: str = "A", user=None, notes: str = ""
 ) -> GameSession:
     table = (table or "A").strip()[:40] or "A"
-    ruleset.to_rules()  # a rule set that no longer validates cannot start a session
+    ruleset_rules(ruleset)  # a rule set that no longer validates cannot start a session
     game = ruleset.game
     try:
         with transaction.atomic():

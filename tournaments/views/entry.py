@@ -20,6 +20,7 @@ from ..forms import SOLO, DaifugoRoundForm, NapoleonDealForm, add_efuda_error, i
 from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Player, Role
 from ..permissions import club_for_request
+from ..selectors.rulesets import session_rules
 from ..selectors.sessions import (
     daifugo_before,
     deal_history,
@@ -29,7 +30,6 @@ from ..selectors.sessions import (
 )
 from ..services.deals import deal_delete, deal_preview, deal_record, deal_restore, deal_update
 from ..services.players import player_get_or_create, players_by_ids
-from ..services.rulesets import session_rules
 from ..services.scoring_bridge import outcome_dict, score
 from .sessions import back_to_session, entry_url
 

@@ -41,8 +41,9 @@ from tournaments.models import (
     ScoreLine,
     StandingAggregate,
 )  # fmt: skip
+from tournaments.selectors.rulesets import session_rules
 from tournaments.services.clubs import club_create, membership_set
-from tournaments.services.rulesets import ruleset_resolve, session_rules
+from tournaments.services.rulesets import ruleset_resolve
 from tournaments.services.scoring_bridge import counters, line_specs, outcome_dict, periods, score
 
 STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
