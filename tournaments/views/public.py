@@ -19,6 +19,7 @@ from ..selectors.players import player_stats
 from ..selectors.standings import Period
 from ..selectors.standings import standings as select_standings
 from ..tables_public import standings_table
+from .page_cache import cached_page
 
 MAX_MIN_DEALS = 100_000
 
@@ -53,6 +54,7 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
 
 
 @require_safe
+@cached_page
 def club_home(request, club_slug: str):
     club = viewable_club(request, club_slug)
     home = select_club_home(club=club, today=timezone.localdate())
@@ -75,6 +77,7 @@ def club_home(request, club_slug: str):
 
 
 @require_safe
+@cached_page
 def standings(
     request, club_slug: str, game: str, year: int | None = None, month: int | None = None
 ):
@@ -123,6 +126,7 @@ def standings(
 
 
 @require_safe
+@cached_page
 def player_detail(request, club_slug: str, player_id: int):
     club = viewable_club(request, club_slug)
     player = get_object_or_404(Player, club=club, pk=player_id)

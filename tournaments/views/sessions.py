@@ -18,6 +18,7 @@ from ..selectors.sessions import club_sessions, session_detail
 from ..services.rulesets import ruleset_resolve
 from ..services.sessions import session_create
 from ..tables import SessionTable, SessionTotalsTable
+from .page_cache import cached_page
 
 
 def club_for(request, slug: str, role: str | None = None) -> Club:
@@ -87,6 +88,7 @@ def session_new(request, club):
 
 
 @require_safe
+@cached_page
 def session_page(request, club, pk):
     club = club_for(request, club)
     session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
