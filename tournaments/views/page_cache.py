@@ -50,7 +50,9 @@ def cached_page(view):
         )
         if version is None:  # unknown, or not public: the view answers (404) as always
             return view(request, *args, **kwargs)
-        path = hashlib.sha1(request.get_full_path().encode()).hexdigest()
+        # htmx asks some pages for a fragment only: another variant of the same address.
+        variant = f"{request.get_full_path()}|{request.headers.get('HX-Request', '')}"
+        path = hashlib.sha1(variant.encode()).hexdigest()
         key = f"efuda:page:{version[0]}:{version[1]}:{get_language()}:{path}"
         hit = cache.get(key)
         if hit is None:
