@@ -17,6 +17,8 @@ urlpatterns = [
         public.standings,
         name="standings_month",
     ),
+    path("c/<slug:club_slug>/ratings/about/", public.ratings_about, name="ratings_about"),
+    path("c/<slug:club_slug>/ratings/<str:game>/", public.ratings, name="ratings"),
     path("c/<slug:club_slug>/players/<int:player_id>/", public.player_detail, name="player_detail"),
     path(
         "c/<slug:club_slug>/sessions/<int:session_id>/sheet.pdf",
