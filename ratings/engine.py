@@ -60,7 +60,7 @@ class Params:
 
 # Tuned per game on the synthetic club and the demo club (docs/ratings.md, "Tuning").
 NAPOLEON = Params(sigma=25.0 / 6.0, beta=25.0 / 3.0, tau=25.0 / 300.0)
-DAIFUGO = Params(sigma=25.0 / 6.0, beta=25.0 / 6.0, tau=0.02)
+DAIFUGO = Params(sigma=25.0 / 6.0, beta=25.0 / 6.0, tau=25.0 / 300.0)
 # openskill as it comes: default constants, summed sides, no handicap, its own predict_win.
 UNCORRECTED = Params(handicap=False, predict="openskill")
 

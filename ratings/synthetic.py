@@ -15,6 +15,10 @@ higher bids and going alone are harder. Points follow the shape of the club tabl
 bid − 10; a winning Napoleon +2·stake (alone +4·stake), the adjutant +stake, each defender −stake
 (all signs reversed on a loss).
 
+``drift`` > 0 lets every skill wander (a random walk, this step per deal played), as real
+players improve or get rusty; ``skills()`` are then the starting skills. Both generators return
+the events and the skills at the end.
+
 Daifugō: five at the table; each player's performance is skill + Gumbel noise, and they go out
 from best to worst performance (a Plackett-Luce ranking). One finish in thirty is on a
 forbidden card; those players share the last place. Points +2, +1, 0, −1, −2 by place.
@@ -61,7 +65,15 @@ def _logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def napoleon_events(count: int, seed: int = 1) -> list[NapoleonEvent]:
+def _drift(rng: random.Random, truth: dict, seated, drift: float) -> None:
+    if drift:
+        for p in seated:
+            truth[p] += rng.gauss(0.0, drift)
+
+
+def napoleon_events(
+    count: int, seed: int = 1, drift: float = 0.0
+) -> tuple[list[NapoleonEvent], dict[str, float]]:
     rng = random.Random(seed)
     truth = skills()
     names = list(truth)
@@ -84,10 +96,13 @@ def napoleon_events(count: int, seed: int = 1) -> list[NapoleonEvent]:
         if not solo:
             points[army[1]] = stake
         events.append(NapoleonEvent(army=army, rest=rest, won=won, bid=bid, points=points))
-    return events
+        _drift(rng, truth, seated, drift)
+    return events, truth
 
 
-def daifugo_events(count: int, seed: int = 1) -> list[DaifugoEvent]:
+def daifugo_events(
+    count: int, seed: int = 1, drift: float = 0.0
+) -> tuple[list[DaifugoEvent], dict[str, float]]:
     rng = random.Random(seed)
     truth = skills()
     names = list(truth)
@@ -102,4 +117,5 @@ def daifugo_events(count: int, seed: int = 1) -> list[DaifugoEvent]:
         worst = max(places.values())
         points = {p: (-2 if places[p] == worst else 3 - places[p]) for p in seated}
         events.append(DaifugoEvent(places=places, points=points))
-    return events
+        _drift(rng, truth, seated, drift)
+    return events, truth

@@ -32,10 +32,14 @@ class Command(BaseCommand):
             "--synthetic", type=int, metavar="N", help="evaluate the synthetic club of N deals"
         )
         parser.add_argument("--seed", type=int, default=1, help="seed of the synthetic club")
+        parser.add_argument(
+            "--drift", type=float, default=0.0, help="skill drift per deal of the synthetic club"
+        )
 
-    def handle(self, *args, club=None, game, json=False, synthetic=None, seed=1, **options):
+    def handle(self, *args, club=None, game, json=False, synthetic=None, seed=1, drift=0.0,
+               **options):  # fmt: skip
         if synthetic:
-            result = self._synthetic(game, synthetic, seed)
+            result = self._synthetic(game, synthetic, seed, drift)
         else:
             if not club:
                 raise CommandError("give --club SLUG (or --synthetic N)")
@@ -53,14 +57,13 @@ class Command(BaseCommand):
             result["uncorrected_accuracy"] = plain["accuracy"]
         self._print(result, as_json=json)
 
-    def _synthetic(self, game: str, count: int, seed: int) -> dict:
+    def _synthetic(self, game: str, count: int, seed: int, drift: float) -> dict:
         make = synthetic.napoleon_events if game == "napoleon" else synthetic.daifugo_events
-        events = make(count, seed=seed)
+        events, truth = make(count, seed=seed, drift=drift)
         result = evaluate(game, events, params_for(game))
         plain = evaluate(game, events, UNCORRECTED)
         result["uncorrected_log_loss"] = plain["log_loss"]
         result["uncorrected_accuracy"] = plain["accuracy"]
-        truth = synthetic.skills()
         totals: dict = defaultdict(int)
         for event in events:
             for player, points in event.points.items():
@@ -73,7 +76,7 @@ class Command(BaseCommand):
         result["spearman_totals"] = round(spearman(tot, true), 4)
         result["kendall_mu"] = round(kendall(mu, true), 4)
         result["kendall_totals"] = round(kendall(tot, true), 4)
-        result["true_skill"] = truth
+        result["true_skill"] = {n: round(v, 3) for n, v in truth.items()}
         return result
 
     def _print(self, result: dict, *, as_json: bool) -> None:
