@@ -2,6 +2,8 @@
 synthetic club with known skills the ratings predict better than the baselines and rank
 players by skill better than points totals do."""
 
+import dataclasses
+
 import pytest
 
 from ratings import synthetic
@@ -118,3 +120,20 @@ def test_rank_correlations():
     assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
     assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
     assert kendall([1, 2, 3], [1, 3, 2]) == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize(
+    "params, make",
+    [(NAPOLEON, synthetic.napoleon_events), (DAIFUGO, synthetic.daifugo_events)],
+)
+def test_the_fast_update_equals_openskills_rate(params, make):
+    events, _truth = make(300, seed=4)
+    fast, public = Rater(params), Rater(dataclasses.replace(params, fast=False))
+    for event in events:
+        fast.update(event)
+        public.update(event)
+    assert fast.ratings.keys() == public.ratings.keys()
+    for player, value in fast.ratings.items():
+        assert value == pytest.approx(public.ratings[player], abs=1e-12)
+    for contract, value in fast.handicaps.items():
+        assert value == pytest.approx(public.handicaps[contract], abs=1e-12)

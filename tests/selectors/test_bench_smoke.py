@@ -41,6 +41,8 @@ def test_bench_prints_one_json_line_per_step(tmp_path):
         "standings_all",
         "player_page",
         "session_pdf",
+        "ratings_page",
     ]
     assert all(r["size"] == 200 and r["median_ms"] > 0 and r["queries"] > 0 for r in rows)
     assert "built 200 score lines" in result.stderr
+    assert "ratings replay (napoleon)" in result.stderr

@@ -55,11 +55,14 @@ class Rating(models.Model):
 
 
 class RatingHistory(models.Model):
-    """A player's rating after their ``n``-th rated deal (n = 1, 2, …) in this game."""
+    """A player's rating after their ``n``-th rated deal (n = 1, 2, …) in this game.
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    A replay rewrites a club's rows in bulk, so the table carries no index the two below do not
+    already give (club and player lookups are their leading columns)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     game = models.CharField(max_length=16, choices=Game.choices)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+")
     n = models.PositiveIntegerField()
     date = models.DateField()
