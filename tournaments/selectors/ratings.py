@@ -7,6 +7,8 @@ import datetime
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from ratings.engine import DaifugoEvent, NapoleonEvent, daifugo_places
 
 from ..models import Game, Rating, RatingHistory, RatingState, ScoreLine
@@ -123,22 +125,34 @@ class RatingCurve:
 
 def rating_curves(*, player) -> list[RatingCurve]:
     """The player's rating over their deals, per game: at most ``CHART_POINTS`` stored history
-    rows, evenly spread over the player's deals, read by index whatever the history's length."""
-    out = []
-    for current in Rating.objects.filter(player=player).order_by("game"):
+    rows per game, evenly spread over the player's deals, read by index whatever the history's
+    length (two queries in all)."""
+    currents = list(Rating.objects.filter(player=player).order_by("game"))
+    wanted = Q(pk__in=[])
+    for current in currents:
         total = current.deals
         step = max(1, -(-total // CHART_POINTS))
-        wanted = sorted({*range(step, total + 1, step), 1, total})
-        rows = (
-            RatingHistory.objects.filter(player=player, game=current.game, n__in=wanted)
-            .order_by("n")
-            .values_list("date", "mu", "sigma")
-        )
-        dates, mus, scores = [], [], []
-        for day, mu, sigma in rows:
-            dates.append(day.isoformat())
-            mus.append(round(mu, 2))
-            scores.append(round(mu - 3 * sigma, 2))
-        if dates:
-            out.append(RatingCurve(current.game, dates, mus, scores, current))
+        ns = sorted({*range(step, total + 1, step), 1, total})
+        wanted |= Q(game=current.game, n__in=ns)
+    rows: dict[str, list] = {}
+    if currents:
+        for game, day, mu, sigma in (
+            RatingHistory.objects.filter(wanted, player=player)
+            .order_by("game", "n")
+            .values_list("game", "date", "mu", "sigma")
+        ):
+            rows.setdefault(game, []).append((day, mu, sigma))
+    out = []
+    for current in currents:
+        history = rows.get(current.game)
+        if history:
+            out.append(
+                RatingCurve(
+                    current.game,
+                    [day.isoformat() for day, _m, _s in history],
+                    [round(mu, 2) for _d, mu, _s in history],
+                    [round(mu - 3 * sigma, 2) for _d, mu, sigma in history],
+                    current,
+                )
+            )
     return out
