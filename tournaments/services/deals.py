@@ -13,6 +13,7 @@ from ..selectors.rulesets import session_rules
 from .aggregates import aggregates_apply, spec_of
 from .errors import fail
 from .players import players_by_ids
+from .ratings import ratings_deal_changed
 from .scoring_bridge import line_specs, line_values, outcome_dict, score
 
 
@@ -149,6 +150,7 @@ def _deal_record(*, session: GameSession, data: dict, user, key: str | None) -> 
         **_denormalised(session, data),
     )
     _write_lines(deal, line_specs(session.game, data, result))
+    ratings_deal_changed(deal=deal, created=True)
     return deal
 
 
@@ -185,6 +187,7 @@ def deal_update(*, deal: Deal, data: dict, user=None, version: int | None = None
     deal.save()
     _write_lines(deal, line_specs(session.game, data, result))
     _rescore_following(deal)
+    ratings_deal_changed(deal=deal)
     return deal
 
 
@@ -200,6 +203,7 @@ def deal_delete(*, deal: Deal, user=None) -> Deal:
     deal.updated_by = user if getattr(user, "is_authenticated", False) else None
     deal.save()
     _rescore_following(deal)
+    ratings_deal_changed(deal=deal)
     return deal
 
 
@@ -219,6 +223,7 @@ def deal_restore(*, deal: Deal, user=None) -> Deal:
     deal.save()
     _write_lines(deal, line_specs(session.game, data, result))
     _rescore_following(deal)
+    ratings_deal_changed(deal=deal)
     return deal
 
 

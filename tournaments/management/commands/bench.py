@@ -43,11 +43,12 @@ from tournaments.models import (
 )  # fmt: skip
 from tournaments.selectors.rulesets import session_rules
 from tournaments.services.clubs import club_create, membership_set
+from tournaments.services.ratings import ratings_replay
 from tournaments.services.rulesets import ruleset_resolve
 from tournaments.services.scoring_bridge import counters, line_specs, outcome_dict, periods, score
 
 STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
-         "session_pdf", "cached_page")  # fmt: skip
+         "session_pdf", "cached_page", "ratings_page")  # fmt: skip
 # Steps read as a visitor who is not logged in (the public club's shared page cache).
 ANONYMOUS_STEPS = {"cached_page": "standings_all"}
 PLAYERS = 45
@@ -452,6 +453,13 @@ class Command(BaseCommand):
         self.stderr.write(
             f"size {size}: built {lines} score lines in {time.perf_counter() - started:.1f} s"
         )
+        for game in ("napoleon", "daifugo"):  # the ratings a club this size has stored
+            started = time.perf_counter()
+            with transaction.atomic():
+                ratings_replay(club_id=club.pk, game=game)
+            self.stderr.write(
+                f"size {size}: ratings replay ({game}) {time.perf_counter() - started:.1f} s"
+            )
         return {"username": user.get_username(), **self._urls(club)}
 
     def _measure_all(
@@ -535,6 +543,7 @@ class Command(BaseCommand):
             "standings_all": reverse("standings_all", args=[club.slug, "napoleon"]),
             "player_page": reverse("player_detail", args=[club.slug, busiest]),
             "session_pdf": reverse("session_sheet_pdf", args=[club.slug, last.pk]),
+            "ratings_page": reverse("ratings", args=[club.slug, "napoleon"]),
         }
 
     def _record_post(self, urls: dict, i: int) -> dict:
