@@ -42,6 +42,7 @@ from ..services import events as svc
 from ..tables_events import TournamentStandingsTable
 from .entry import entry_context, preview_input
 from .outbox import is_outbox, outbox_reply
+from .page_cache import cached_page
 
 PIN_SESSION_KEY = "efuda_tournament_pins"
 
@@ -185,6 +186,7 @@ def tournament_detail(request, tournament_id: int):
     )
 
 
+@cached_page
 def tournament_standings(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
     standings = sel.tournament_standings(tournament=tournament)
