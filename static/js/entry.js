@@ -343,11 +343,11 @@
 
   // ---- Steppers ------------------------------------------------------------------------------
   // − / + change the number at once (a tap is never lost, whatever the latency); the preview
-  // follows. On an empty field whose input names a start ([data-step-from="bid"]), the first
-  // tap starts from the chosen bid: + gives the bid, − one less.
+  // follows. On an empty honours field (or any input naming a start, data-step-from="bid"),
+  // the first tap starts from the chosen bid: + gives the bid, − one less.
 
   function stepStart(form, input, delta) {
-    var from = input.getAttribute("data-step-from");
+    var from = input.getAttribute("data-step-from") || (input.name === "honours" ? "bid" : "");
     if (from) {
       var chosen = form.querySelector('input[name="' + from + '"]:checked');
       if (chosen && /^\d+$/.test(chosen.value)) {
