@@ -9,8 +9,8 @@ from core.errors import EfudaError
 from scoring.daifugo import DaifugoRound, score_daifugo
 from scoring.napoleon import NapoleonDeal, score_napoleon
 from tournaments.models import BidAggregate, Deal, ScoreLine, StandingAggregate
+from tournaments.selectors.rulesets import session_rules
 from tournaments.services.deals import deal_delete, deal_record, deal_restore, deal_update
-from tournaments.services.rulesets import session_rules
 
 pytestmark = pytest.mark.django_db
 

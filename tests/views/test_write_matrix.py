@@ -265,7 +265,7 @@ def _url(world, name):
     kwargs, _data = world["requests"][name]
     if kwargs is None:
         return reverse(name)
-    return reverse(name, kwargs={"club": world["club"].slug, **kwargs})
+    return reverse(name, kwargs={"club_slug": world["club"].slug, **kwargs})
 
 
 @pytest.mark.parametrize("name", sorted(WRITE_VIEWS))

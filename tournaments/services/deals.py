@@ -9,11 +9,11 @@ from django.db.models import Max
 from django.utils import timezone
 
 from ..models import Deal, Game, GameSession, ScoreLine
+from ..selectors.rulesets import session_rules
 from .aggregates import aggregates_apply, spec_of
 from .errors import fail
 from .players import players_by_ids
-from .rulesets import session_rules
-from .scoring_bridge import line_specs, outcome_dict, score
+from .scoring_bridge import line_specs, line_values, outcome_dict, score
 
 
 def _check_players(session: GameSession, data: dict) -> None:
@@ -82,22 +82,10 @@ def _write_lines(deal: Deal, specs) -> None:
                 deal=deal,
                 session=session,
                 club_id=session.club_id,
-                player_id=s.player_id,
                 game=session.game,
                 date=session.date,
                 month=session.date.replace(day=1),
-                seat=s.seat,
-                points=s.points,
-                role=s.role,
-                won=s.won,
-                bid=s.bid,
-                trump=s.trump,
-                solo=s.solo,
-                plan_b=s.plan_b,
-                all20=s.all20,
-                position=s.position,
-                miyako_ochi=s.miyako_ochi,
-                forbidden=s.forbidden,
+                **line_values(s),
             )
             for s in specs
         ]

@@ -34,6 +34,7 @@ from ..models import (
     TournamentRound,
     TournamentTable,
 )
+from ..selectors.rulesets import ruleset_rules
 from .deals import deal_record
 from .errors import make_fail
 from .players import player_get_or_create
@@ -108,7 +109,7 @@ def tournament_create(
         raise _fail("name", "name_empty")
     if ruleset.club_id != club.pk:
         raise _fail("ruleset", "ruleset_club")
-    pure = ruleset.to_rules()
+    pure = ruleset_rules(ruleset)
     if not 1 <= int(rounds_planned or 0) <= MAX_ROUNDS:
         raise _fail("rounds_planned", "rounds_range", max=MAX_ROUNDS)
     if draw_method not in DrawMethod.values:
@@ -314,7 +315,7 @@ def round_draw(
     method = method or tournament.draw_method
     if method not in DrawMethod.values:
         raise _fail("draw_method", "method_unknown", method=method)
-    pure = tournament.ruleset.to_rules()
+    pure = ruleset_rules(tournament.ruleset)
     standings = _standings_for_swiss(tournament) if method == DrawMethod.SWISS else None
     result = draw.make_draw(
         playing_ids(tournament, number),

@@ -11,7 +11,7 @@ from django.urls import include, path
 from ..views import home
 
 urlpatterns = [
-    path("", home.home, name="home"),
+    path("", home.home_view, name="home"),
     path("", include("tournaments.urls.public")),
     path("", include("tournaments.urls.entry")),
     path("", include("tournaments.urls.manage")),

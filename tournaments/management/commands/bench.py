@@ -41,8 +41,9 @@ from tournaments.models import (
     ScoreLine,
     StandingAggregate,
 )  # fmt: skip
+from tournaments.selectors.rulesets import session_rules
 from tournaments.services.clubs import club_create, membership_set
-from tournaments.services.rulesets import ruleset_resolve, session_rules
+from tournaments.services.rulesets import ruleset_resolve
 from tournaments.services.scoring_bridge import counters, line_specs, outcome_dict, periods, score
 
 STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
@@ -424,9 +425,11 @@ class Command(BaseCommand):
             rules_snapshot=last.rules_snapshot,
         )
         return {
-            "record_url": reverse("deal_new", kwargs={"club": club.slug, "pk": today.pk}),
+            "record_url": reverse("deal_new", kwargs={"club_slug": club.slug, "pk": today.pk}),
             "seats": seats,
-            "session_page": reverse("session_detail", kwargs={"club": club.slug, "pk": last.pk}),
+            "session_page": reverse(
+                "session_detail", kwargs={"club_slug": club.slug, "pk": last.pk}
+            ),
             "standings_month": reverse(
                 "standings_month", args=[club.slug, "napoleon", month.year, f"{month.month:02d}"]
             ),
