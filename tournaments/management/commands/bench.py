@@ -235,7 +235,7 @@ class Builder:
                 deal_id += 1
         _insert(Deal, ["id", "session_id", "club_id", "game", "seq", "redeal", "data", "outcome",
                        "napoleon_id", "adjutant_id", "bid", "trump", "version",
-                       "submission_key", "is_deleted", "created_by_id", "updated_by_id",
+                       "client_id", "is_deleted", "created_by_id", "updated_by_id",
                        "created_at", "updated_at"], deal_rows)  # fmt: skip
         _insert(ScoreLine, ["deal_id", "session_id", "club_id", "player_id", "game", "date",
                             "month", "seat", "points", "role", "won", "bid", "trump", "solo",
@@ -444,7 +444,7 @@ class Command(BaseCommand):
             "seats": [str(s) for s in seats], "napoleon": str(seats[i % 5]), "bid": "13",
             "trump": "S", "called_suit": "H", "called_rank": "A",
             "adjutant": str(seats[(i + 1) % 5]), "honours": str(10 + i % 8), "discarded": "0",
-            "action": "save", "submission_key": uuid.uuid4().hex,
+            "action": "save", "client_id": str(uuid.uuid4()),
         }  # fmt: skip
 
     def _measure(self, client: Client, step: str, urls: dict, runs: int):
