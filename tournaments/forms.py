@@ -20,8 +20,9 @@ from scoring.cards import RANKS, SUIT_SYMBOLS, SUITS, TOTAL_HONOURS
 
 from .i18n import SUIT_NAMES, error_text, suit_class
 from .models import Role
+from .selectors.rulesets import session_rules
 from .selectors.sessions import entry_players
-from .services.rulesets import session_rules
+from .services.errors import fail
 from .widgets import Stepper, TapCheckboxes, TapRadio
 
 SOLO = "solo"
@@ -104,15 +105,15 @@ def _suit_choices(jokers: bool) -> tuple[list, dict]:
 
 
 class EntryBase(forms.Form):
-    """What both games' entry forms share: a key against double submits, the edit version,
-    and a name to add a new player inline.
+    """What both games' entry forms share: the deal's id from the phone (a repeat of it never
+    records the deal twice), the edit version, and a name to add a new player inline.
 
     ``session`` gives the rules (bid range, jokers, forbidden finishes) and the players to
     offer; a tournament table passes its drawn ``roster`` (only those players, none added).
     Choices are built here from the posted (or initial) state, never in the view.
     """
 
-    submission_key = forms.CharField(required=False, widget=forms.HiddenInput)
+    client_id = forms.CharField(required=False, widget=forms.HiddenInput)
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
     new_player = forms.CharField(required=False, max_length=200, label=_("New player"))
     player_field = "seats"
@@ -125,8 +126,8 @@ class EntryBase(forms.Form):
         self.pending = ""
         self.refusal = ""
         self.show_summary = False
-        if not self.is_bound and not self.initial.get("submission_key"):
-            self.initial["submission_key"] = uuid.uuid4().hex
+        if not self.is_bound and not self.initial.get("client_id"):
+            self.initial["client_id"] = str(uuid.uuid4())
         self.players = entry_players(
             session=session, roster=self.roster, extra=self.ids(self.player_field)
         )
@@ -135,6 +136,18 @@ class EntryBase(forms.Form):
     @property
     def can_add_player(self) -> bool:
         return self.roster is None
+
+    def clean_client_id(self):
+        """A UUID, or None when the post carries none. A damaged one is said on top of the
+        form (the field itself is hidden)."""
+        value = (self.cleaned_data.get("client_id") or "").strip()
+        if not value:
+            return None
+        try:
+            return uuid.UUID(value)
+        except ValueError:
+            self.add_error(None, error_text(fail("client_id", "client_id_invalid")))
+            return None
 
     def value(self, name):
         """The current value of a field (cleaned when valid, otherwise as typed)."""

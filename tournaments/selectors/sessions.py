@@ -357,16 +357,3 @@ def preview_row(*, game: str, data: dict, outcome: dict, names: dict[str, str]) 
     deal = Deal(id=None, seq=0, game=game, data=data, outcome=outcome, version=0)
     build = _napoleon_row if game == Game.NAPOLEON else _daifugo_row
     return build(deal, names, [])
-
-
-def daifugo_before(session: GameSession, seq: int) -> str | None:
-    """The 大富豪 (player key) of the latest live round before round ``seq``: what 都落ち in
-    round ``seq`` depends on (the services store it in the round's data)."""
-    last = (
-        Deal.objects.filter(session=session, is_deleted=False, seq__lt=seq)
-        .order_by("-seq")
-        .only("outcome")
-        .first()
-    )
-    order = (last.outcome or {}).get("final_order") if last else None
-    return order[0] if order else None

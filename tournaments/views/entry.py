@@ -21,11 +21,13 @@ from core.errors import EfudaError
 from ..forms import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
 from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Role
+from ..permissions import club_for_request
 from ..selectors.sessions import deal_history, preview_row, previous_players, session_detail
 from ..services.deals import deal_delete, deal_preview, deal_record, deal_restore, deal_update
 from ..services.players import player_get_or_create
 from ..services.scoring_bridge import outcome_dict
-from .sessions import back_to_session, club_for, entry_url
+from .outbox import is_outbox, outbox_reply
+from .sessions import back_to_session, entry_url
 
 LIVE = "live"
 
@@ -84,9 +86,15 @@ def _handle(request, form, *, deal: Deal | None = None, live=False):
                     session=session,
                     data=data,
                     user=request.user,
-                    submission_key=form.cleaned_data.get("submission_key") or None,
+                    client_id=form.cleaned_data.get("client_id"),
                 )
-                messages.success(request, recorded_text(session.game, saved.seq))
+                form.recorded = saved  # for the outbox's reply
+                if saved.already_recorded:
+                    messages.info(
+                        request, _("No. %(seq)s was already recorded.") % {"seq": saved.seq}
+                    )
+                else:
+                    messages.success(request, recorded_text(session.game, saved.seq))
                 return form, None, entry_url(session)
             saved = deal_update(
                 deal=deal, data=data, user=request.user, version=form.cleaned_data.get("version")
@@ -142,6 +150,8 @@ def _live_problem(form, err: EfudaError, names) -> None:
 
 
 def _page(request, session, form, row, *, deal=None, redirect_to=None):
+    if is_outbox(request):
+        return outbox_reply(request, deal=getattr(form, "recorded", None), form=form)
     if redirect_to:
         if request.headers.get("HX-Request"):
             response = render(request, "tournaments/entry/_redirect.html", {})
@@ -195,14 +205,14 @@ def entry_context(
     }
 
 
-def _session(request, club, pk, game) -> GameSession:
-    club = club_for(request, club, Role.SCOREKEEPER)
+def _session(request, club_slug, pk, game) -> GameSession:
+    club = club_for_request(request, club_slug, role=Role.SCOREKEEPER)
     return get_object_or_404(GameSession.objects.select_related("club", "ruleset"),
                              club=club, pk=pk, game=game)  # fmt: skip
 
 
-def _entry(request, club, pk, game):
-    session = _session(request, club, pk, game)
+def _entry(request, club_slug, pk, game):
+    session = _session(request, club_slug, pk, game)
     form_class = _form_class(game)
     if request.method == "GET":
         initial = {form_class.player_field: previous_players(session)}
@@ -211,8 +221,8 @@ def _entry(request, club, pk, game):
     return _page(request, session, form, row, redirect_to=redirect_to)
 
 
-def _live(request, club, pk, game):
-    session = _session(request, club, pk, game)
+def _live(request, club_slug, pk, game):
+    session = _session(request, club_slug, pk, game)
     form, row, _redirect = _handle(request, _form_class(game)(request.POST, session=session),
                                    live=True)  # fmt: skip
     return _page(request, session, form, row)
@@ -221,33 +231,33 @@ def _live(request, club, pk, game):
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def deal_new(request, club, pk):
-    return _entry(request, club, pk, Game.NAPOLEON)
+def deal_new(request, club_slug, pk):
+    return _entry(request, club_slug, pk, Game.NAPOLEON)
 
 
 @never_cache
 @login_required
 @require_POST
-def deal_preview_view(request, club, pk):
-    return _live(request, club, pk, Game.NAPOLEON)
+def deal_preview_view(request, club_slug, pk):
+    return _live(request, club_slug, pk, Game.NAPOLEON)
 
 
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def round_new(request, club, pk):
-    return _entry(request, club, pk, Game.DAIFUGO)
+def round_new(request, club_slug, pk):
+    return _entry(request, club_slug, pk, Game.DAIFUGO)
 
 
 @never_cache
 @login_required
 @require_POST
-def round_preview_view(request, club, pk):
-    return _live(request, club, pk, Game.DAIFUGO)
+def round_preview_view(request, club_slug, pk):
+    return _live(request, club_slug, pk, Game.DAIFUGO)
 
 
-def _deal(request, club, pk) -> Deal:
-    club = club_for(request, club, Role.SCOREKEEPER)
+def _deal(request, club_slug, pk) -> Deal:
+    club = club_for_request(request, club_slug, role=Role.SCOREKEEPER)
     return get_object_or_404(Deal.objects.select_related("session__club", "session__ruleset"),
                              club=club, pk=pk)  # fmt: skip
 
@@ -255,8 +265,8 @@ def _deal(request, club, pk) -> Deal:
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def deal_edit(request, club, pk):
-    deal = _deal(request, club, pk)
+def deal_edit(request, club_slug, pk):
+    deal = _deal(request, club_slug, pk)
     session = deal.session
     form_class = _form_class(deal.game)
     if request.method == "GET":
@@ -269,8 +279,8 @@ def deal_edit(request, club, pk):
 
 @login_required
 @require_POST
-def deal_delete_view(request, club, pk):
-    deal = _deal(request, club, pk)
+def deal_delete_view(request, club_slug, pk):
+    deal = _deal(request, club_slug, pk)
     deal_delete(deal=deal, user=request.user)
     text = (
         _("Deal %(seq)s deleted. Restore it from its row if that was a mistake.")
@@ -283,8 +293,8 @@ def deal_delete_view(request, club, pk):
 
 @login_required
 @require_POST
-def deal_restore_view(request, club, pk):
-    deal = _deal(request, club, pk)
+def deal_restore_view(request, club_slug, pk):
+    deal = _deal(request, club_slug, pk)
     try:
         deal_restore(deal=deal, user=request.user)
     except EfudaError as err:
@@ -301,8 +311,8 @@ def deal_restore_view(request, club, pk):
 
 @login_required
 @require_safe
-def deal_history_view(request, club, pk):
-    club = club_for(request, club, Role.MEMBER)
+def deal_history_view(request, club_slug, pk):
+    club = club_for_request(request, club_slug, role=Role.MEMBER)
     deal = get_object_or_404(Deal.objects.select_related("session"), club=club, pk=pk)
     return render(request, "tournaments/entry/history.html", {
         "club": club, "deal": deal, "session": deal.session, "entries": deal_history(deal),

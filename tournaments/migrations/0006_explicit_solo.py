@@ -36,6 +36,6 @@ def forwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0002_events")]
+    dependencies = [("tournaments", "0005_merge_offline_ratings")]
 
     operations = [migrations.RunPython(forwards, migrations.RunPython.noop)]
