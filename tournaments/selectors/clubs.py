@@ -24,6 +24,16 @@ class ClubHome:
     tournaments: list[Tournament] = field(default_factory=list)
 
 
+def member_club_slugs(*, user, limit: int) -> list[str]:
+    """The addresses of (at most ``limit``) clubs ``user`` belongs to, by name."""
+    return list(
+        Club.objects.filter(memberships__user=user)
+        .order_by("name")
+        .values_list("slug", flat=True)
+        .distinct()[:limit]
+    )
+
+
 def upcoming_tournaments(*, club: Club, user, today: datetime.date) -> list[Tournament]:
     """The next few tournaments from ``today``: club members see them all, everyone else only
     the public ones (a private tournament stays private on a public club's home)."""

@@ -13,6 +13,7 @@ from ..views import home
 
 urlpatterns = [
     path("", home.home_view, name="home"),
+    path("welcome/", home.after_login_view, name="after_login"),
     path("", include("tournaments.urls.public")),
     path("", include("tournaments.urls.entry")),
     path("", include("tournaments.urls.manage")),

@@ -1,10 +1,23 @@
-"""The site's front page: the clubs a visitor may see."""
+"""The site's front page (the clubs a visitor may see) and where a login lands."""
 
+from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
 from ..models import Club
+from ..selectors.clubs import member_club_slugs
+
+
+@login_required
+@require_safe
+def after_login_view(request):
+    """``LOGIN_REDIRECT_URL``: the user's club when they belong to exactly one, otherwise the
+    list of clubs (a login with ``next`` goes there instead, as usual)."""
+    slugs = member_club_slugs(user=request.user, limit=2)
+    if len(slugs) == 1:
+        return redirect("club_home", slugs[0])
+    return redirect("home")
 
 
 @require_safe
