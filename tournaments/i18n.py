@@ -2,8 +2,7 @@
 
 from collections.abc import Mapping, Sequence
 
-from django.utils.translation import gettext
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 
 from core.errors import EfudaError
 
