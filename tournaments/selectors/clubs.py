@@ -24,7 +24,7 @@ class ClubHome:
     tournaments: list[Tournament] = field(default_factory=list)
 
 
-def member_club_slugs(*, user, limit: int) -> list[str]:
+def slugs_of_member_clubs(*, user, limit: int) -> list[str]:
     """The addresses of (at most ``limit``) clubs ``user`` belongs to, by name."""
     return list(
         Club.objects.filter(memberships__user=user)

@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
 from ..models import Club
-from ..selectors.clubs import member_club_slugs
+from ..selectors.clubs import slugs_of_member_clubs
 
 
 @login_required
@@ -14,7 +14,7 @@ from ..selectors.clubs import member_club_slugs
 def after_login_view(request):
     """``LOGIN_REDIRECT_URL``: the user's club when they belong to exactly one, otherwise the
     list of clubs (a login with ``next`` goes there instead, as usual)."""
-    slugs = member_club_slugs(user=request.user, limit=2)
+    slugs = slugs_of_member_clubs(user=request.user, limit=2)
     if len(slugs) == 1:
         return redirect("club_home", slugs[0])
     return redirect("home")
