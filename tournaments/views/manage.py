@@ -26,6 +26,7 @@ from ..forms import (
 from ..i18n import error_text
 from ..models import ClubRuleSet, Membership, Player, Role
 from ..permissions import club_for_request
+from ..selectors.clubs import club_admin
 from ..services.club_admin import (
     club_update,
     member_add,
@@ -43,13 +44,13 @@ def _manage_url(club) -> str:
 
 
 def _render_manage(request, club, *, member_form=None, club_form=None, status=200):
-    memberships = club.memberships.select_related("user").order_by("user__username")
+    admin = club_admin(club=club)
     return render(request, "tournaments/manage/home.html", {
         "club": club,
-        "memberships": memberships,
+        "memberships": admin.memberships,
         "role_choices": Role.choices,
-        "players": club.players.order_by("-active", "name"),
-        "rulesets": club.rulesets.all(),
+        "players": admin.players,
+        "rulesets": admin.rulesets,
         "presets": rules.PRESETS,
         "member_form": member_form or MemberAddForm(),
         "club_form": club_form or ClubForm(initial={"name": club.name,
