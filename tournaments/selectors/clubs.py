@@ -96,3 +96,16 @@ def club_home(*, club: Club, user, today: datetime.date) -> ClubHome:
     home.sessions = sessions
     home.tournaments = upcoming_tournaments(club=club, user=user, today=today)
     return home
+
+
+def club_page_version(*, slug: str | None = None, tournament_id=None) -> tuple[int, int] | None:
+    """(club id, data version) of a public club, by its address or one of its tournaments;
+    None when there is no such public club (the view then answers as usual). One query."""
+    qs = Club.objects.filter(is_public=True)
+    if slug:
+        qs = qs.filter(slug=slug)
+    elif tournament_id is not None and 0 < tournament_id < 2**63:
+        qs = qs.filter(tournaments__pk=tournament_id)
+    else:
+        return None
+    return qs.values_list("pk", "data_version").first()

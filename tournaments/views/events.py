@@ -41,6 +41,7 @@ from ..selectors import events as sel
 from ..services import events as svc
 from ..tables_events import TournamentStandingsTable
 from .entry import entry_context, preview_input
+from .page_cache import cached_page
 
 PIN_SESSION_KEY = "efuda_tournament_pins"
 
@@ -184,6 +185,7 @@ def tournament_detail(request, tournament_id: int):
     )
 
 
+@cached_page
 def tournament_standings(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
     standings = sel.tournament_standings(tournament=tournament)

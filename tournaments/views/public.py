@@ -18,6 +18,7 @@ from ..selectors.clubs import club_home
 from ..selectors.players import player_stats
 from ..selectors.standings import Period, standings
 from ..tables_public import standings_table
+from .page_cache import cached_page
 
 MAX_MIN_DEALS = 100_000
 
@@ -46,6 +47,7 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
 
 
 @require_safe
+@cached_page
 def club_home_view(request, club_slug: str):
     club = club_for_request(request, club_slug)
     home = club_home(club=club, user=request.user, today=timezone.localdate())
@@ -68,6 +70,7 @@ def club_home_view(request, club_slug: str):
 
 
 @require_safe
+@cached_page
 def standings_view(
     request, club_slug: str, game: str, year: int | None = None, month: int | None = None
 ):
@@ -116,6 +119,7 @@ def standings_view(
 
 
 @require_safe
+@cached_page
 def player_detail_view(request, club_slug: str, player_id: int):
     club = club_for_request(request, club_slug)
     player = get_object_or_404(Player, club=club, pk=player_id)

@@ -17,6 +17,7 @@ from ..selectors.clubs import club_rulesets
 from ..selectors.sessions import club_sessions, session_detail
 from ..services.sessions import session_start
 from ..tables import SessionTable, SessionTotalsTable
+from .page_cache import cached_page
 
 
 def entry_url(session: GameSession) -> str:
@@ -75,6 +76,7 @@ def session_new_view(request, club_slug: str):
 
 
 @require_safe
+@cached_page
 def session_detail_view(request, club_slug: str, pk: int):
     club = club_for_request(request, club_slug)
     session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
