@@ -40,6 +40,13 @@ def test_the_draw_imports_nothing_from_the_rest_of_the_app():
     assert draw["forbidden_modules"] == ["tournaments.*"]
 
 
+def test_the_rating_maths_imports_no_django_and_no_app():
+    ratings = _contracts()["ratings-pure"]
+    assert ratings["type"] == "forbidden"
+    assert ratings["source_modules"] == ["ratings"]
+    assert set(ratings["forbidden_modules"]) == {"django", "tournaments"}
+
+
 def test_selectors_never_import_services():
     selectors = _contracts()["selectors-read"]
     assert selectors["type"] == "forbidden"
