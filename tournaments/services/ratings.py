@@ -94,15 +94,15 @@ def _learn_one(deal: Deal) -> bool:
             handicaps=state.handicaps,
         )
         after = rater.update(event)
-        history = []
+        history, created = [], []
         for player_id, (mu, sigma) in after.items():
             row = current.get(player_id)
             if row is None:
                 row = Rating(club_id=deal.club_id, game=deal.game, player_id=player_id, deals=0)
+                created.append(row)
             row.mu, row.sigma, row.score = mu, sigma, conservative(mu, sigma)
             row.deals += 1
             row.last_played = date
-            row.save()
             history.append(
                 RatingHistory(
                     club_id=deal.club_id,
@@ -115,6 +115,12 @@ def _learn_one(deal: Deal) -> bool:
                     sigma=sigma,
                 )  # fmt: skip
             )
+        # Bulk writes (no per-row signals); saving the state below bumps the club's data
+        # version once, so cached pages show the new ratings.
+        Rating.objects.bulk_create(created)
+        Rating.objects.bulk_update(
+            list(current.values()), ["mu", "sigma", "score", "deals", "last_played"]
+        )
         RatingHistory.objects.bulk_create(history)
         state.handicaps = {k: list(v) for k, v in sorted(rater.handicaps.items())}
         state.deals += 1
@@ -143,8 +149,8 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
             seen[0] += 1
             seen[1] = date
             history.append((club_id, game, player_id, deal_id, seen[0], date, mu, sigma))
-    RatingHistory.objects.filter(club_id=club_id, game=game).delete()
-    Rating.objects.filter(club_id=club_id, game=game).delete()
+    _delete(RatingHistory, club_id, game)
+    _delete(Rating, club_id, game)
     _insert(
         RatingHistory,
         ["club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma"],
@@ -179,6 +185,14 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
         },
     )
     return state
+
+
+def _delete(model, club_id: int, game: str) -> None:
+    """One DELETE statement: the rows are derived, nothing points at them, and QuerySet.delete
+    would send a signal (a club version bump) per row. Saving the state bumps it once."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {table} WHERE club_id = %s AND game = %s", [club_id, game])
 
 
 def _insert(model, columns: list[str], rows: list[tuple]) -> None:
