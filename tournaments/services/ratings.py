@@ -21,6 +21,7 @@ from ratings.engine import Rater, conservative, params_for
 from ..models import Deal, Rating, RatingHistory, RatingState
 from ..selectors.ratings import rating_events
 
+FLUSH_ROWS = 50_000
 _deferred: contextvars.ContextVar[set | None] = contextvars.ContextVar(
     "ratings_deferred", default=None
 )
@@ -136,7 +137,10 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
     """Recompute the club's ratings in ``game`` from its whole history, in order."""
     params = params_for(game)
     rater = Rater(params)
+    _delete(RatingHistory, club_id, game)
+    _delete(Rating, club_id, game)
     history: list[tuple] = []
+    columns = ["club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma"]
     counts: dict[int, list] = {}  # player -> [deals, last date]
     deals, last = 0, None
     for deal_id, date, event in rating_events(club_id=club_id, game=game):
@@ -149,13 +153,10 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
             seen[0] += 1
             seen[1] = date
             history.append((club_id, game, player_id, deal_id, seen[0], date, mu, sigma))
-    _delete(RatingHistory, club_id, game)
-    _delete(Rating, club_id, game)
-    _insert(
-        RatingHistory,
-        ["club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma"],
-        history,
-    )
+        if len(history) >= FLUSH_ROWS:  # written as we go: memory stays flat
+            _insert(RatingHistory, columns, history)
+            history = []
+    _insert(RatingHistory, columns, history)
     Rating.objects.bulk_create(
         [
             Rating(
@@ -210,8 +211,7 @@ def _insert(model, columns: list[str], rows: list[tuple]) -> None:
             return
         marks = ", ".join(["%s"] * len(columns))
         sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
-        for i in range(0, len(rows), 50_000):
-            cursor.executemany(sql, rows[i : i + 50_000])
+        cursor.executemany(sql, rows)
 
 
 __all__ = ["ratings_deal_changed", "ratings_deferred", "ratings_replay"]
