@@ -13,12 +13,12 @@ import contextvars
 from collections.abc import Iterator
 from dataclasses import asdict
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from ratings.engine import Rater, conservative, params_for
 
-from ..models import Deal, Rating, RatingHistory, RatingState
+from ..models import Deal, Rating, RatingHistory, RatingState, ScoreLine
 from ..selectors.ratings import rating_events
 
 FLUSH_ROWS = 50_000
@@ -60,19 +60,31 @@ def ratings_deal_changed(*, deal: Deal, created: bool = False) -> None:
     ratings_replay(club_id=deal.club_id, game=deal.game)
 
 
+def _locked_state(club_id: int, game: str) -> RatingState:
+    """The club's state row, locked for this transaction (created if missing). Both the
+    incremental update and the replay take this lock first, so they queue, never deadlock."""
+    state = RatingState.objects.select_for_update().filter(club_id=club_id, game=game).first()
+    if state is None:
+        try:
+            with transaction.atomic():
+                RatingState.objects.create(club_id=club_id, game=game, params=_params_key(game))
+        except IntegrityError:  # created meanwhile by another transaction: use theirs
+            pass
+        state = RatingState.objects.select_for_update().get(club_id=club_id, game=game)
+    return state
+
+
 def _learn_one(deal: Deal) -> bool:
     """Learn a new deal incrementally when it comes after every rated deal; False when the
     club's ratings must be replayed instead."""
-    state = (
-        RatingState.objects.select_for_update().filter(club_id=deal.club_id, game=deal.game).first()
-    )
+    state = _locked_state(deal.club_id, deal.game)
     date = deal.session.date
-    if state is None:
-        if Deal.objects.filter(club_id=deal.club_id, game=deal.game).exclude(pk=deal.pk).exists():
-            return False  # ratings never computed for this club: replay builds them
-        state = RatingState.objects.create(
-            club_id=deal.club_id, game=deal.game, params=_params_key(deal.game)
-        )
+    if state.deals == 0 and (
+        ScoreLine.objects.filter(club_id=deal.club_id, game=deal.game)
+        .exclude(deal_id=deal.pk)
+        .exists()
+    ):
+        return False  # ratings never computed for this club's history: replay builds them
     if state.params != _params_key(deal.game):
         return False
     if state.last_date is not None and (date, deal.pk) <= (
@@ -137,6 +149,7 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
     """Recompute the club's ratings in ``game`` from its whole history, in order."""
     params = params_for(game)
     rater = Rater(params)
+    _locked_state(club_id, game)
     _delete(RatingHistory, club_id, game)
     _delete(Rating, club_id, game)
     history: list[tuple] = []
