@@ -5,62 +5,151 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0002_events'),
+        ("tournaments", "0002_events"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('napoleon', 'Napoleon'), ('daifugo', 'Daifugō')], max_length=16)),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('score', models.FloatField(help_text='μ − 3σ, the headline')),
-                ('deals', models.PositiveIntegerField(default=0)),
-                ('last_played', models.DateField(null=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='tournaments.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("napoleon", "Napoleon"), ("daifugo", "Daifugō")], max_length=16
+                    ),
+                ),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("score", models.FloatField(help_text="μ − 3σ, the headline")),
+                ("deals", models.PositiveIntegerField(default=0)),
+                ("last_played", models.DateField(null=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="tournaments.player",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['club', 'game', '-score'], name='rating_rank')],
-                'constraints': [models.UniqueConstraint(fields=('club', 'game', 'player'), name='rating_unique')],
+                "indexes": [models.Index(fields=["club", "game", "-score"], name="rating_rank")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("club", "game", "player"), name="rating_unique")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingHistory',
+            name="RatingHistory",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('napoleon', 'Napoleon'), ('daifugo', 'Daifugō')], max_length=16)),
-                ('n', models.PositiveIntegerField()),
-                ('date', models.DateField()),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('club', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club')),
-                ('deal', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.deal')),
-                ('player', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("napoleon", "Napoleon"), ("daifugo", "Daifugō")], max_length=16
+                    ),
+                ),
+                ("n", models.PositiveIntegerField()),
+                ("date", models.DateField()),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                (
+                    "club",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "deal",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.deal",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.player",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['player', 'game', 'n'], name='ratinghistory_player'), models.Index(fields=['club', 'game'], name='ratinghistory_club')],
+                "indexes": [
+                    models.Index(fields=["player", "game", "n"], name="ratinghistory_player"),
+                    models.Index(fields=["club", "game"], name="ratinghistory_club"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingState',
+            name="RatingState",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('napoleon', 'Napoleon'), ('daifugo', 'Daifugō')], max_length=16)),
-                ('deals', models.PositiveIntegerField(default=0)),
-                ('last_date', models.DateField(blank=True, null=True)),
-                ('computed_at', models.DateTimeField(blank=True, null=True)),
-                ('handicaps', models.JSONField(blank=True, default=dict)),
-                ('params', models.JSONField(blank=True, default=dict)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club')),
-                ('last_deal', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.deal')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("napoleon", "Napoleon"), ("daifugo", "Daifugō")], max_length=16
+                    ),
+                ),
+                ("deals", models.PositiveIntegerField(default=0)),
+                ("last_date", models.DateField(blank=True, null=True)),
+                ("computed_at", models.DateTimeField(blank=True, null=True)),
+                ("handicaps", models.JSONField(blank=True, default=dict)),
+                ("params", models.JSONField(blank=True, default=dict)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "last_deal",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tournaments.deal",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('club', 'game'), name='ratingstate_unique')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("club", "game"), name="ratingstate_unique")
+                ],
             },
         ),
     ]

@@ -31,6 +31,7 @@ from ..selectors.sessions import (
 from ..services.deals import deal_delete, deal_preview, deal_record, deal_restore, deal_update
 from ..services.players import player_get_or_create, players_by_ids
 from ..services.scoring_bridge import outcome_dict, score
+from .outbox import is_outbox, outbox_reply
 from .sessions import back_to_session, entry_url
 
 LIVE = "live"
@@ -105,9 +106,15 @@ def _handle(request, session: GameSession, form, *, deal: Deal | None = None, li
                     session=session,
                     data=data,
                     user=request.user,
-                    submission_key=form.cleaned_data.get("submission_key") or None,
+                    client_id=form.cleaned_data.get("client_id"),
                 )
-                messages.success(request, _("Deal %(seq)s recorded.") % {"seq": saved.seq})
+                form.recorded = saved  # for the outbox's reply
+                if saved.already_recorded:
+                    messages.info(
+                        request, _("No. %(seq)s was already recorded.") % {"seq": saved.seq}
+                    )
+                else:
+                    messages.success(request, _("Deal %(seq)s recorded.") % {"seq": saved.seq})
                 return form, None, entry_url(session)
             saved = deal_update(
                 deal=deal, data=data, user=request.user, version=form.cleaned_data.get("version")
@@ -240,6 +247,8 @@ def _daifugo_ui(session: GameSession, form: DaifugoRoundForm, roster=None) -> di
 
 
 def _page(request, session, form, row, *, deal=None, redirect_to=None):
+    if is_outbox(request):
+        return outbox_reply(request, deal=getattr(form, "recorded", None), form=form)
     if redirect_to:
         if request.headers.get("HX-Request"):
             response = render(request, "tournaments/entry/_redirect.html", {})
