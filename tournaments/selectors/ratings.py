@@ -14,7 +14,7 @@ from ratings.engine import DaifugoEvent, NapoleonEvent, daifugo_places
 from ..models import Game, Rating, RatingHistory, RatingState, ScoreLine
 
 MIN_DEALS = 10  # below this a player is hidden from the ratings page unless asked for
-PROVISIONAL_SIGMA = 2.5  # 「暫定」 while σ is above this
+PROVISIONAL_SIGMA = 3.5  # 「暫定」 while σ is above this (docs/ratings.md)
 CHART_POINTS = 120  # at most this many history rows are read for a chart
 
 # A deal's place in a club's history: its session's date, then the order deals were recorded.
