@@ -382,11 +382,26 @@
 
   // ---- After a refused save: the first problem in view and focused --------------------------
 
-  function firstControl(area) {
-    return area.querySelector(
-      "input:checked:not([type=hidden]), input:not([type=hidden]):not([disabled]), " +
-      "select:not([disabled]), textarea, button:not([disabled])"
+  function shown(node) {
+    return !node.disabled && node.getClientRects().length > 0;
+  }
+
+  /* The control a problem is about: the input just before its message in the same area (for
+     a group of taps, its chosen one or its first), else the area's first input or button. */
+  function problemControl(area, problem) {
+    var inputs = Array.prototype.filter.call(
+      area.querySelectorAll("input:not([type=hidden]), select, textarea"), shown
     );
+    var before = problem ? inputs.filter(function (i) {
+      return problem.compareDocumentPosition(i) & Node.DOCUMENT_POSITION_PRECEDING;
+    }) : [];
+    var pick = before.length ? before[before.length - 1] : inputs[0];
+    if (pick && (pick.type === "radio" || pick.type === "checkbox")) {
+      var group = inputs.filter(function (i) { return i.name === pick.name; });
+      pick = group.filter(function (i) { return i.checked; })[0] || group[0];
+    }
+    if (pick) return pick;
+    return Array.prototype.filter.call(area.querySelectorAll("button, [tabindex]"), shown)[0];
   }
 
   function showProblems(form) {
@@ -396,7 +411,7 @@
     var area = null;
     if (problem) {
       area = problem.closest("fieldset, .field, label") || problem.parentNode;
-      target = firstControl(area) || problem;
+      target = problemControl(area, problem) || problem;
     } else if (summary) {
       area = summary;
       target = summary;
@@ -414,7 +429,7 @@
     var target = document.getElementById(link.getAttribute("href").slice(1));
     if (!target) return false;
     target.scrollIntoView({ block: "center" });
-    var control = target.matches("input, select, textarea, button") ? target : firstControl(target);
+    var control = target.matches("input, select, textarea, button") ? target : problemControl(target, null);
     (control || target).focus({ preventScroll: true });
     return true;
   }

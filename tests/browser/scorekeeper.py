@@ -172,6 +172,13 @@ class Phone:
     def points(self, player) -> str:
         return self.page.locator(f'#preview [data-player="{player.id}"]').inner_text()
 
+    def preview(self) -> dict[int, int]:
+        """The points the preview shows, by player id."""
+        pairs = self.page.locator("#preview [data-player]").evaluate_all(
+            "els => els.map(e => [e.dataset.player, e.textContent.trim()])"
+        )
+        return {int(pid): int(points) for pid, points in pairs}
+
     def boxes(self, selector) -> dict:
         """Where each player's control is on the page (x, y, width, height), by player id (a
         seat checkbox's value or a tap button's data-tap-player): a button that moves, or

@@ -48,6 +48,10 @@ def round_url(table):
     return reverse("round_new", args=[table.club.slug, table.dai.pk])
 
 
+def saved_points(deal) -> dict[int, int]:
+    return {line.player_id: line.points for line in deal.lines.all()}
+
+
 def checked(phone, name) -> list[str]:
     return phone.page.locator(f"input[name={name}]:checked").evaluate_all(
         "els => els.map(e => e.value)"
@@ -79,7 +83,8 @@ def test_typical_napoleon_deal_typed_then_stepped_at_300ms(phone, table):
     assert page.input_value("#id_honours") == "15"  # no digit wiped by a reply
     assert page.evaluate("document.activeElement.id") == "id_honours"  # focus stayed
     assert page.evaluate("document.querySelector('#preview').efudaMark") == 1  # updated in place
-    assert phone.points(p1) == "+3" and phone.points(p2) == "+2" and phone.points(p3) == "-1"
+    shown = phone.preview()
+    assert shown[p1.id] > 0 and shown[p2.id] > 0 and shown[p3.id] < 0  # 15 ≥ 14: won
     assert "15" in page.locator("#preview").inner_text()
     if SHOTS:
         page.locator("#preview").scroll_into_view_if_needed()
@@ -93,6 +98,7 @@ def test_typical_napoleon_deal_typed_then_stepped_at_300ms(phone, table):
     deal = deals[-1]
     assert (deal.napoleon_id, deal.adjutant_id, deal.bid, deal.trump) == (p1.id, p2.id, 14, "H")
     assert deal.data["honours"] == 15 and deal.data["seats"] == [p.id for p in table.seated]
+    assert saved_points(deal) == shown  # what the preview showed is what was saved
 
     # The next deal, with no typing: + on the empty honours field gives the bid, + once more.
     phone.taps = phone.typed = 0
@@ -108,7 +114,8 @@ def test_typical_napoleon_deal_typed_then_stepped_at_300ms(phone, table):
     phone.tap('.stepper:has(#id_honours) button[data-step="1"]')
     assert page.input_value("#id_honours") == "14"
     phone.settle()
-    assert phone.points(p3) == "+2"
+    shown = phone.preview()
+    assert shown[p3.id] > 0
     if SHOTS:
         page.evaluate("window.scrollTo(0, 0)")
         phone.shot("entry-napoleon-taps.png")
@@ -117,6 +124,7 @@ def test_typical_napoleon_deal_typed_then_stepped_at_300ms(phone, table):
     assert phone.taps <= 10 and phone.typed == 0
     last = table.deals(table.nap).order_by("-seq").first()
     assert (last.napoleon_id, last.adjutant_id, last.data["honours"]) == (p3.id, p4.id, 14)
+    assert saved_points(last) == shown
     assert table.deals(table.nap).count() == 3
 
 
@@ -144,9 +152,11 @@ def test_stepper_taps_are_never_lost(phone, table, latency):
     phone.choose("adjutant", p2.id)
     phone.settle()
     assert page.input_value("#id_honours") == "12"
-    assert phone.points(p1).startswith("-")  # 12 < 13: the preview shows the loss
+    shown = phone.preview()
+    assert shown[p1.id] < 0  # 12 < 13: the preview shows the loss
     phone.save()
     deal = table.deals(table.nap).order_by("-seq").first()
+    assert saved_points(deal) == shown
     assert table.deals(table.nap).count() == 2
     assert (deal.napoleon_id, deal.data["honours"], deal.trump) == (p1.id, 12, "D")
 
@@ -391,7 +401,9 @@ def test_sizes_zoom_and_contrast(browser, live_server, table):
                   .map(e => e.textContent.trim().slice(0, 20) || e.name)"""
             )
             assert outside == [], (path, outside)
-        assert zoomed.page.locator("[data-tap-player]").count() >= 10
+        # every one of the ten players can be reached (tap buttons or the table's checkboxes)
+        names = zoomed.page.locator("main label.tap, [data-tap-player]").all_inner_texts()
+        assert all(any(p.name in n for n in names) for p in table.players), names
     finally:
         zoomed.close()
 
