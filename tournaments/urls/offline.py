@@ -5,5 +5,5 @@ from django.urls import path
 from ..views import outbox
 
 urlpatterns = [
-    path("outbox/token/", outbox.outbox_token, name="outbox_token"),
+    path("outbox/token/", outbox.outbox_token_view, name="outbox_token"),
 ]
