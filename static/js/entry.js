@@ -118,8 +118,9 @@
       return response.text();
     }).then(function (html) {
       s.busy = false;
-      s.failed = false;
-      if (html !== null) apply(form, html, key, adding);
+      // A reply without the form (a login page after the session expired) is a failure too:
+      // nothing is changed and nothing is asked again until the next change.
+      s.failed = html !== null && apply(form, html, key, adding) === "unusable";
       after(form);
     }, function () {
       s.busy = false;
@@ -147,11 +148,11 @@
   /* Morph the server's form into ours, if ours still holds the state that was sent. */
   function apply(form, html, key, adding) {
     var s = state(form);
-    if (stateKey(form) !== key) return; // stale: the newer state is sent next
+    if (stateKey(form) !== key) return "stale"; // the newer state is sent next
     var holder = document.createElement("template");
     holder.innerHTML = html;
-    var fresh = holder.content.querySelector("form");
-    if (!fresh) return;
+    var fresh = holder.content.querySelector("form#" + form.id) || holder.content.querySelector("form");
+    if (!fresh || !fresh.querySelector("#preview")) return "unusable";
     var newPlayer = form.querySelector("input[name=new_player]");
     var typedName = newPlayer ? newPlayer.value : "";
     var content = document.createDocumentFragment();
@@ -170,6 +171,7 @@
     // The server may have normalised the form (an unseated Napoleon is no longer a choice):
     // then the state differs from what was previewed, and after() previews it again.
     if (form.querySelector(".field-error") && adding) showProblems(form);
+    return "applied";
   }
 
   // ---- Seats in the order they were tapped ---------------------------------------------------
@@ -538,6 +540,16 @@
   });
   document.addEventListener("DOMContentLoaded", function () {
     Array.prototype.forEach.call(document.querySelectorAll(FORM), setUp);
+  });
+  // The connection is back: previews that failed are asked again.
+  window.addEventListener("online", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(FORM), function (form) {
+      if (state(form).failed) {
+        state(form).failed = false;
+        state(form).shown = null;
+        schedule(form, 0);
+      }
+    });
   });
   // Back/forward cache: a page shown again may Save again only through a fresh tap.
   window.addEventListener("pageshow", function (event) {

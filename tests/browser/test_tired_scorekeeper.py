@@ -427,3 +427,22 @@ def test_deleted_deals_stay_readable(browser, live_server, table):
         assert ratio >= 4.5, ratio
     finally:
         phone.close()
+
+
+def test_preview_without_connection_says_so_and_catches_up(phone, table):
+    """With no connection the preview says the points come later (the taps stay); when the
+    connection returns it catches up by itself."""
+    p1 = table.seated[0]
+    phone.goto(deal_url(table))
+    phone.context.set_offline(True)
+    phone.choose("napoleon", p1.id)
+    phone.choose("bid", 13)
+    status = phone.page.locator('#preview [data-status="offline"]')
+    status.wait_for(state="visible")
+    assert checked(phone, "napoleon") == [str(p1.id)] and checked(phone, "bid") == ["13"]
+    phone.context.set_offline(False)
+    phone.page.evaluate("window.dispatchEvent(new Event('online'))")
+    status.wait_for(state="hidden")
+    phone.settle()
+    assert checked(phone, "napoleon") == [str(p1.id)] and checked(phone, "bid") == ["13"]
+    assert table.deals(table.nap).count() == 1  # a preview never records anything
