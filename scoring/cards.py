@@ -44,6 +44,8 @@ def _normalise(text: Any) -> str | None:
 
 
 def _shown(text: Any) -> str:
+    if text is None:
+        return ""
     return text if isinstance(text, str) else repr(text)
 
 

@@ -34,12 +34,15 @@ class DaifugoRound:
 
     ``forbidden``: players who went out on a forbidden card (a joker or a 2; a 3 during a
     revolution). ``previous_daifugo``: the previous round's 大富豪 in this session, None in a
-    session's first round.
+    session's first round. ``players``: everyone at the table, when known apart from the order
+    (an entry form, a tournament table): then the order must name every one of them, so a
+    round whose last finisher was forgotten is refused, never scored as a smaller round.
     """
 
     order: tuple[str, ...]
     forbidden: frozenset[str] = frozenset()
     previous_daifugo: str | None = None
+    players: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ def score_daifugo(round: DaifugoRound, ruleset: RuleSet) -> DaifugoResult:  # no
     if not isinstance(round, DaifugoRound):
         raise EfudaError("order", "not_a_round", N_("This is not a Daifugō round."))
     order = player_keys(round.order, "order")
+    _check_complete(order, round.players)
     titles_by_position = daifugo_titles(len(order))
     forbidden = _check_forbidden(round.forbidden, order, ruleset)
     previous = _check_previous(round.previous_daifugo)
@@ -110,6 +114,26 @@ def score_daifugo(round: DaifugoRound, ruleset: RuleSet) -> DaifugoResult:  # no
         exchanges=tuple(exchanges), next_leader=by_title["daihinmin"],
         first_round_lead=first_lead, explanation=explanation,
     )  # fmt: skip
+
+
+def _check_complete(order: tuple[str, ...], players: object) -> None:
+    """With the table's players known, the order names exactly them."""
+    if players is None:
+        return
+    table = player_keys(players, "players")
+    strangers = [p for p in order if p not in table]
+    if strangers:
+        raise EfudaError("order", "not_at_table",
+                         N_("%(player)s is not one of the players at this table."),
+                         {"player": strangers[0]})  # fmt: skip
+    missing = [p for p in table if p not in order]
+    if missing:
+        raise EfudaError(
+            "order", "order_incomplete",
+            N_("The order must name every player at the table: %(players)s still has no "
+               "place. Tap the players in the order they went out, the last one too."),
+            {"players": ", ".join(missing)},
+        )  # fmt: skip
 
 
 def _check_forbidden(value: object, order: tuple[str, ...], ruleset: RuleSet) -> frozenset[str]:

@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # the built-in widget templates, for efuda's own (templates/widgets/)
     "django_tables2",
     "simple_history",
     "axes",
@@ -78,6 +79,9 @@ TEMPLATES = [
         },
     },
 ]
+
+# Widgets render with the project's templates too (the entry form's tap buttons).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 DATABASES = {
     "default": dj_database_url.config(

@@ -139,7 +139,7 @@ def _napoleon(rng: random.Random, seats: list[str], session: GameSession) -> dic
     discarded = rng.choices(range(widow + 1), weights=[5] + [2] * widow)[0]
     honours = max(0, min(20 - discarded, bid + rng.randint(-4, 3)))
     data = {"seats": seats, "napoleon": napoleon, "bid": bid, "trump": trump,
-            "called": called, "adjutant": adjutant, "honours": honours,
+            "called": called, "adjutant": adjutant, "solo": solo, "honours": honours,
             "discarded": discarded, "redeal": False}  # fmt: skip
     if rules.discard_policy == "last_trick":
         data["last_trick"] = rng.choice(("napoleon", "allies"))
