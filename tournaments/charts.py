@@ -258,3 +258,16 @@ def player_charts(stats) -> tuple[str | None, str | None]:
         salt=salt + "-m",
     )
     return cumulative, monthly
+
+
+def rating_chart(curve) -> str:
+    """A player's rating over their deals: μ and the headline μ − 3σ (stored history rows)."""
+    from django.utils.translation import gettext
+
+    from .models import Game
+
+    return line_chart(
+        labels=curve.dates,
+        series={"μ": curve.mu, "μ − 3σ": curve.score},
+        title=gettext("Rating: %(game)s") % {"game": Game(curve.game).label},
+    )

@@ -51,6 +51,8 @@ def test_views_with_a_club_slug_load_the_club_one_way():
         module = importlib.import_module(f"tournaments.views.{info.name}")
         if module.__name__ == "tournaments.views.events":
             continue  # adopted by the tournaments work
+        if module.__name__ == "tournaments.views.page_cache":
+            continue  # reads only the club's data version for its cache key, never the club
         source = inspect.getsource(module)
         if "club_slug" in source and "club_for_request" not in source:
             offenders.append(f"{module.__name__}: takes club_slug without club_for_request")

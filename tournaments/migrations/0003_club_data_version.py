@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0002_events'),
+        ("tournaments", "0002_events"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='club',
-            name='data_version',
+            model_name="club",
+            name="data_version",
             field=models.PositiveBigIntegerField(default=0, editable=False),
         ),
     ]

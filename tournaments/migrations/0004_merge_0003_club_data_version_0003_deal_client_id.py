@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0003_club_data_version'),
-        ('tournaments', '0003_deal_client_id'),
+        ("tournaments", "0003_club_data_version"),
+        ("tournaments", "0003_deal_client_id"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -15,6 +15,7 @@ from ..selectors.rulesets import session_rules
 from .aggregates import aggregates_apply, spec_of
 from .errors import fail
 from .players import players_by_ids
+from .ratings import ratings_deal_changed
 from .scoring_bridge import line_specs, line_values, outcome_dict, score
 
 
@@ -193,6 +194,7 @@ def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID
         **_denormalised(session, data),
     )
     _write_lines(deal, line_specs(session.game, data, result))
+    ratings_deal_changed(deal=deal, created=True)
     deal.already_recorded = False
     return deal
 
@@ -230,6 +232,7 @@ def deal_update(*, deal: Deal, data: dict, user=None, version: int | None = None
     deal.save()
     _write_lines(deal, line_specs(session.game, data, result))
     _rescore_following(deal)
+    ratings_deal_changed(deal=deal)
     return deal
 
 
@@ -245,6 +248,7 @@ def deal_delete(*, deal: Deal, user=None) -> Deal:
     deal.updated_by = user if getattr(user, "is_authenticated", False) else None
     deal.save()
     _rescore_following(deal)
+    ratings_deal_changed(deal=deal)
     return deal
 
 
@@ -264,6 +268,7 @@ def deal_restore(*, deal: Deal, user=None) -> Deal:
     deal.save()
     _write_lines(deal, line_specs(session.game, data, result))
     _rescore_following(deal)
+    ratings_deal_changed(deal=deal)
     return deal
 
 

@@ -34,6 +34,7 @@ from ..selectors import rulesets as ruleset_reads
 from .deals import deal_record
 from .errors import fail, make_fail
 from .players import clean_player_name, player_get_or_create
+from .ratings import ratings_deferred
 from .rulesets import ruleset_resolve
 from .sessions import session_create
 
@@ -492,7 +493,8 @@ def results_import(
     _dry_run(game, resolved, found)
     if found.problems:
         raise ImportFailed(found.problems)
-    report = _write(club, game, resolved, user, found)
+    with ratings_deferred():  # one replay of the club's ratings, not one per deal
+        report = _write(club, game, resolved, user, found)
     if found.problems:
         raise ImportFailed(found.problems)
     return report

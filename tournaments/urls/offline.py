@@ -7,7 +7,7 @@ from django.urls import path
 from ..views import offline, outbox
 
 urlpatterns = [
-    path("sw.js", offline.service_worker, name="service_worker"),
-    path("manifest.webmanifest", offline.manifest, name="web_manifest"),
-    path("outbox/token/", outbox.outbox_token, name="outbox_token"),
+    path("sw.js", offline.service_worker_view, name="service_worker"),
+    path("manifest.webmanifest", offline.manifest_view, name="web_manifest"),
+    path("outbox/token/", outbox.outbox_token_view, name="outbox_token"),
 ]

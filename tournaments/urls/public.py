@@ -17,6 +17,8 @@ urlpatterns = [
         public.standings_view,
         name="standings_month",
     ),
+    path("c/<slug:club_slug>/ratings/about/", public.ratings_about_view, name="ratings_about"),
+    path("c/<slug:club_slug>/ratings/<str:game>/", public.ratings_view, name="ratings"),
     path(
         "c/<slug:club_slug>/players/<int:player_id>/",
         public.player_detail_view,

@@ -69,7 +69,7 @@ def _stamp() -> str:
 
 @never_cache
 @require_safe
-def service_worker(request):
+def service_worker_view(request):
     if not _source("js/sw.js"):
         raise Http404
     response = HttpResponse(_worker(_stamp()), content_type="text/javascript; charset=utf-8")
@@ -79,7 +79,7 @@ def service_worker(request):
 
 @cache_control(max_age=3600, public=True)
 @require_safe
-def manifest(request):
+def manifest_view(request):
     data = {
         "name": _("efuda 絵札 — scores for Napoleon and Daifugō"),
         "short_name": "efuda 絵札",

@@ -4,7 +4,7 @@ The outbox posts a kept deal exactly as the entry form would, with the header
 ``X-Efuda-Outbox`` (``live``: the deal just saved, the page reloads after it; ``queued``: a
 deal sent from the outbox in the background). The entry views answer such a post with JSON
 instead of a page: recorded (also when it was recorded before: ``repeat``) or refused with the
-server's message. ``outbox_token`` gives a fresh CSRF token (after a login the old one is gone).
+server's message. ``outbox_token_view`` gives a fresh CSRF token (after a login the old one is gone).
 """
 
 from django.contrib import messages
@@ -57,7 +57,7 @@ def outbox_reply(request, *, deal=None, form=None, next_url: str = "") -> JsonRe
 
 @never_cache
 @require_safe
-def outbox_token(request) -> JsonResponse:
+def outbox_token_view(request) -> JsonResponse:
     """A CSRF token for the outbox's posts, and whether this browser is logged in."""
     return JsonResponse(
         {"csrf": get_token(request), "authenticated": request.user.is_authenticated}

@@ -16,8 +16,9 @@ from ..models import Club, Game, Player
 from ..permissions import can_record, club_for_request
 from ..selectors.clubs import club_home
 from ..selectors.players import player_stats
+from ..selectors.ratings import rating_curves, ratings_page
 from ..selectors.standings import Period, standings
-from ..tables_public import standings_table
+from ..tables_public import ratings_table, standings_table
 from .page_cache import cached_page
 
 MAX_MIN_DEALS = 100_000
@@ -125,6 +126,11 @@ def player_detail_view(request, club_slug: str, player_id: int):
     player = get_object_or_404(Player, club=club, pk=player_id)
     stats = player_stats(player=player)
     cumulative, monthly = charts.player_charts(stats)
+    rating_charts = [
+        (Game(c.game).label, reverse("ratings", args=[club.slug, c.game]), c.current,
+         charts.rating_chart(c))
+        for c in rating_curves(player=player)
+    ]  # fmt: skip
     return render(
         request,
         "tournaments/public/player.html",
@@ -136,5 +142,37 @@ def player_detail_view(request, club_slug: str, player_id: int):
             "daifugo": stats.totals.get(Game.DAIFUGO),
             "cumulative_chart": cumulative,
             "monthly_chart": monthly,
+            "rating_charts": rating_charts,
         },
     )
+
+
+@require_safe
+@cached_page
+def ratings_view(request, club_slug: str, game: str):
+    """Skill ratings of a club in one game, read from stored rows."""
+    club = club_for_request(request, club_slug)
+    game = _game(game)
+    page = ratings_page(club=club, game=game, show_all=request.GET.get("all") == "1")
+    other = Game.DAIFUGO if game == Game.NAPOLEON else Game.NAPOLEON
+    return render(
+        request,
+        "tournaments/public/ratings.html",
+        {
+            "club": club,
+            "page": page,
+            "game_label": Game(game).label,
+            "table": ratings_table(page.rows, club_slug=club.slug, request=request),
+            "other_game_url": reverse("ratings", args=[club.slug, other]),
+            "other_game_label": Game(other).label,
+            "standings_url": reverse("standings_all", args=[club.slug, game]),
+        },
+    )
+
+
+@require_safe
+@cached_page
+def ratings_about_view(request, club_slug: str):
+    """How the ratings are computed, in plain words (Japanese and English)."""
+    club = club_for_request(request, club_slug)
+    return render(request, "tournaments/public/ratings_about.html", {"club": club})
