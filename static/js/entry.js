@@ -273,21 +273,32 @@
     selects.forEach(function (select, i) { select.value = order[i] || ""; });
   }
 
+  var autoLabel = ""; // the server's word for a last finisher placed automatically
+
   function syncTaps(form) {
     var fields = {};
-    Array.prototype.forEach.call(form.querySelectorAll("[data-tap-player]"), function (button) {
+    var buttons = form.querySelectorAll("[data-tap-player]");
+    Array.prototype.forEach.call(form.querySelectorAll("[data-tap-player] .n.auto"), function (b) {
+      autoLabel = b.textContent;
+    });
+    Array.prototype.forEach.call(buttons, function (button) {
       var field = tapField(button);
       if (!fields[field]) fields[field] = orderOf(form, field);
-      var place = fields[field].indexOf(button.getAttribute("data-tap-player"));
+      var order = fields[field];
+      var place = order.indexOf(button.getAttribute("data-tap-player"));
+      // All but one placed: the last one is placed for the scorekeeper (shown, not pressed).
+      var auto = place < 0 && order.length > 0 && order.length === buttons.length - 1;
       button.disabled = false;
       button.setAttribute("aria-pressed", place >= 0 ? "true" : "false");
+      button.classList.toggle("placed", place >= 0 || (auto && Boolean(autoLabel)));
       var badge = button.querySelector(".n");
       if (!badge) {
         badge = document.createElement("b");
         badge.className = "n";
         button.insertBefore(badge, button.firstChild);
       }
-      badge.textContent = place >= 0 ? String(place + 1) : "";
+      badge.classList.toggle("auto", auto && Boolean(autoLabel));
+      badge.textContent = place >= 0 ? String(place + 1) : (auto ? autoLabel : "");
     });
     Array.prototype.forEach.call(form.querySelectorAll("ol.order-list"), function (list) {
       var field = list.getAttribute("data-tap-field") || "order";
@@ -398,9 +409,24 @@
     target.focus({ preventScroll: true });
   }
 
+  // A link of the error summary moves to its field and focuses the field's first control.
+  function summaryLink(link) {
+    var target = document.getElementById(link.getAttribute("href").slice(1));
+    if (!target) return false;
+    target.scrollIntoView({ block: "center" });
+    var control = target.matches("input, select, textarea, button") ? target : firstControl(target);
+    (control || target).focus({ preventScroll: true });
+    return true;
+  }
+
   // ---- Listeners (delegated: nothing to rebind after a morph) --------------------------------
 
   document.addEventListener("click", function (event) {
+    var link = event.target.closest(".error-summary a[href^='#'], [data-error-summary] a[href^='#']");
+    if (link && summaryLink(link)) {
+      event.preventDefault();
+      return;
+    }
     var form = liveForm(event.target);
     if (!form) return;
     var button = event.target.closest("[data-step]");

@@ -361,6 +361,20 @@ def test_sizes_zoom_and_contrast(browser, live_server, table):
             )
             assert small == [], small
             assert phone.no_sideways_scroll()
+        # The focus ring of a tap button reached by keyboard contrasts with the page (≥ 3:1).
+        page = phone.page
+        page.locator("[data-tap-player], main .tap input").first.focus()
+        page.keyboard.press("Tab")
+        ring = page.evaluate(
+            """() => {
+              const el = document.activeElement;
+              const face = el.matches('.tap input') ? el.nextElementSibling : el;
+              const s = getComputedStyle(face);
+              return [parseFloat(s.outlineWidth),
+                      efudaContrast(s.outlineColor, efudaBackground(face.parentElement))];
+            }"""
+        )
+        assert ring[0] >= 2 and ring[1] >= 3, ring
     finally:
         phone.close()
     zoomed = Phone(browser, live_server, table.user, width=180, height=320, scale=2)
@@ -392,20 +406,10 @@ def test_deleted_deals_stay_readable(browser, live_server, table):
         phone.goto(reverse("session_detail", args=[table.club.slug, table.nap.pk]))
         ratio = phone.page.evaluate(
             """() => {
-              const lum = c => { const [r, g, b] = c.match(/\\d+(\\.\\d+)?/g).slice(0, 3)
-                .map(v => { v = v / 255; return v <= 0.03928 ? v / 12.92
-                                                 : ((v + 0.055) / 1.055) ** 2.4; });
-                return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
               const el = document.querySelector('.deal.deleted .deal-head');
-              let bg = 'rgb(255, 255, 255)';
-              for (let n = el; n; n = n.parentElement) {
-                const c = getComputedStyle(n).backgroundColor;
-                if (c !== 'rgba(0, 0, 0, 0)') { bg = c; break; }
-              }
               const style = getComputedStyle(el);
               if (parseFloat(style.opacity) < 1) return 0;
-              const [a, b] = [lum(style.color), lum(bg)].sort((x, y) => y - x);
-              return (a + 0.05) / (b + 0.05);
+              return efudaContrast(style.color, efudaBackground(el));
             }"""
         )
         assert ratio >= 4.5, ratio
