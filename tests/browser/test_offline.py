@@ -239,3 +239,23 @@ def test_two_phones_at_one_pin_table_one_offline(browser, live_server):
     for phone in phones:
         assert not phone.errors, phone.errors
         phone.close()
+
+
+def test_expired_login_keeps_the_deal_until_logged_in_again(keeper, table):
+    keeper.goto(entry_path(table))
+    keeper.context.clear_cookies()  # the login (and the CSRF cookie) expired at the table
+    expected = enter_deal(keeper, seat_ids(table), 4)
+    save_offline(keeper, 1)
+    prompt = keeper.page.locator("#outbox [data-outbox=login]")
+    prompt.wait_for()
+    assert "もう一度ログイン" in prompt.inner_text()
+    assert Deal.objects.filter(session=table.nap).count() == 1
+    with keeper.page.expect_navigation():
+        keeper.tap("#outbox [data-outbox=login] a")
+    keeper.page.fill("input[name=username]", table.user.username)
+    keeper.page.fill("input[name=password]", "pass-word-123")
+    with keeper.page.expect_navigation():
+        keeper.page.click("button[type=submit].primary")
+    assert keeper.page.url.endswith(entry_path(table))  # back at the table, with a new token
+    wait_outbox(keeper, 0)
+    assert arrived(keeper, table.nap, 2)[1:] == [expected]
