@@ -394,7 +394,13 @@
     if (!event.submitter || event.submitter.value !== "save" || event.defaultPrevented) return;
     event.preventDefault();
     save(form, event.submitter).catch(() => {
-      form.submit(); // IndexedDB failed (a full disk, a private window): post as before
+      // IndexedDB failed (a full disk, a private window): post as the page did before.
+      const action = document.createElement("input");
+      action.type = "hidden";
+      action.name = "action";
+      action.value = "save";
+      form.appendChild(action);
+      form.submit();
     });
   }, true);
 
@@ -407,17 +413,17 @@
     const form = entryForm();
     if (!record || !form) return;
     const body = new URLSearchParams(record.body);
-    body.set("action", "preview");
+    body.set("action", "preview"); // scored and checked, never saved: errors beside their fields
     if (token === null) token = await freshToken();
     try {
-      const response = await timed(form.getAttribute("data-live-url"), {
+      const response = await timed(cfg.reopenUrl || form.getAttribute("data-live-url"), {
         method: "POST",
         body: body,
-        headers: { "X-CSRFToken": token || "", "HX-Request": "true", "X-Efuda-Preview": "1" }
+        headers: { "X-CSRFToken": token || "" }
       });
       const holder = document.createElement("template");
       holder.innerHTML = await response.text();
-      const fresh = holder.content.querySelector("form");
+      const fresh = holder.content.querySelector("#deal-form") || holder.content.querySelector("form");
       if (!fresh) throw new Error("no form");
       form.replaceChildren(...fresh.childNodes);
     } catch (e) {

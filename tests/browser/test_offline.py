@@ -198,6 +198,7 @@ def test_refused_deal_is_shown_for_correction_and_nothing_recorded(keeper, table
     keeper.tap("#outbox [data-outbox-action=correct]")
     keeper.page.locator("#outbox [data-outbox=reopened]").wait_for()
     assert keeper.page.locator("input[name=honours]").input_value() == "20"
+    assert "20枚" in keeper.page.locator("#deal-form .field-error").first.inner_text()
     keeper.page.fill("input[name=discarded]", "0")
     with keeper.page.expect_navigation():
         keeper.tap("button[name=action][value=save]")

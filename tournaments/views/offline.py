@@ -13,7 +13,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, JsonResponse
-from django.templatetags.static import static
+from django.templatetags.static import PrefixNode, static
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
@@ -44,26 +44,39 @@ def _source(path: str) -> str | None:
     return found
 
 
+def _assets() -> list[str]:
+    """The static files to keep, by their served names (hashed in production); a file that
+    is gone (a library dropped) is left out rather than breaking the worker."""
+    urls = []
+    for path in OFFLINE_ASSETS:
+        if not _source(path):
+            continue
+        try:
+            urls.append(static(path))
+        except ValueError:  # not in the manifest of collected files
+            continue
+    return urls
+
+
 @lru_cache(maxsize=4)
-def _worker(stamp: str) -> str:
+def _worker(stamp: str, assets: tuple[str, ...]) -> str:
     with open(_source("js/sw.js"), encoding="utf-8") as handle:
         code = handle.read()
     config = {
         "version": stamp,
-        "assets": [static(p) for p in OFFLINE_ASSETS],
-        "staticUrl": static(""),
+        "assets": list(assets),
+        "staticUrl": PrefixNode.handle_simple("STATIC_URL"),
     }
     return f"self.EFUDA = {json.dumps(config)};\n{code}"
 
 
-def _stamp() -> str:
+def _stamp(assets: list[str]) -> str:
     """Changes when the worker or any file it keeps changes (new hashed names in production,
     new modification times in development)."""
-    parts = []
+    parts = list(assets)
     for path in ["js/sw.js", *OFFLINE_ASSETS]:
         found = _source(path)
-        mtime = os.stat(found).st_mtime_ns if found else 0
-        parts.append(f"{static(path)}:{mtime}")
+        parts.append(f"{path}:{os.stat(found).st_mtime_ns if found else 0}")
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 
@@ -72,7 +85,9 @@ def _stamp() -> str:
 def service_worker_view(request):
     if not _source("js/sw.js"):
         raise Http404
-    response = HttpResponse(_worker(_stamp()), content_type="text/javascript; charset=utf-8")
+    assets = _assets()
+    code = _worker(_stamp(assets), tuple(assets))
+    response = HttpResponse(code, content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
     return response
 
