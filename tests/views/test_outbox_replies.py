@@ -47,7 +47,13 @@ def test_recorded_then_repeat_is_said_already_recorded(keeper, napoleon_session,
     phone_id = uuid.uuid4()
     first = send(keeper, url, deal_post(players, phone_id))
     assert first.status_code == 200 and first["Content-Type"] == "application/json"
-    assert first.json() | {"message": ""} == {"ok": True, "seq": 1, "repeat": False, "message": ""}
+    assert first.json() | {"message": "", "next": ""} == {
+        "ok": True,
+        "seq": 1,
+        "repeat": False,
+        "message": "",
+        "next": "",
+    }
     assert "1番" in first.json()["message"]
     again = send(keeper, url, deal_post(players, phone_id))
     assert again.json()["ok"] and again.json()["repeat"] and again.json()["seq"] == 1
