@@ -79,3 +79,6 @@ LOGGING = {
         "django.security": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     },
 }
+
+# allauth's own rate limits (sign-up, password reset) key on the client's address too.
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = "X-Real-IP"

@@ -1,5 +1,6 @@
 """efuda's data model. Import models from here: ``from tournaments.models import Deal``."""
 
+from .accounts import ClaimStatus, Invitation, PlayerClaim, PlayerMerge
 from .clubs import Club, ClubRuleSet, Membership, Player, Role, normalise_name
 from .events import (  # noqa: E501
     Adjustment,
@@ -16,6 +17,10 @@ from .events import (  # noqa: E501
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
 
 __all__ = [
+    "ClaimStatus",
+    "Invitation",
+    "PlayerClaim",
+    "PlayerMerge",
     "Adjustment",
     "ConfirmationState",
     "DealConfirmation",
