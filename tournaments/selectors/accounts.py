@@ -20,6 +20,7 @@ from ..models import (
     PlayerMerge,
     ScoreLine,
 )
+from .sessions import ROLE_LABELS, _title_label
 from .standings import Period, StandingRow, standings
 
 RECENT_DEALS = 10
@@ -163,6 +164,11 @@ def my_summary(*, club: Club, player: Player, today: datetime.date) -> MySummary
         .select_related("session", "deal")
         .order_by("-date", "-deal__session_id", "-deal__seq")[:RECENT_DEALS]
     )
+    for line in recent:
+        line.role_label = (
+            str(ROLE_LABELS.get(line.role, "")) if line.game == Game.NAPOLEON
+            else _title_label(line.role)
+        )  # fmt: skip
     summary.recent = recent
     summary.last_session = recent[0].session if recent else None
     return summary

@@ -85,16 +85,6 @@ def claim_reject(*, claim: PlayerClaim, by) -> PlayerClaim:
     return claim
 
 
-@transaction.atomic
-def player_unlink(*, player: Player, by=None) -> Player:
-    """An owner undoes a link (a wrong confirmation)."""
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    player.user = None
-    player._change_reason = "unlinked"
-    player.save()
-    return player
-
-
 def membership_display_name_set(*, membership: Membership, display_name: str) -> Membership:
     """The name the club shows for a member (empty: the user name)."""
     text = (display_name or "").strip()

@@ -148,6 +148,7 @@ def player_merge(*, club: Club, keep: Player, merge: Player, by=None) -> PlayerM
         deal.version += 1
         deal.updated_by = user
         deal._change_reason = reason
+        deal._history_user = user
         deal.save()
         if not deal.is_deleted:
             _write_lines(deal, line_specs(session.game, data, result))
@@ -167,15 +168,18 @@ def player_merge(*, club: Club, keep: Player, merge: Player, by=None) -> PlayerM
         user_id = merge.user_id
         merge.user = None
         merge._change_reason = reason
+        merge._history_user = user
         merge.save()
         keep.user_id = user_id
     keep.active = keep.active or merge.active
     keep._change_reason = reason
+    keep._history_user = user
     keep.save()
     record = PlayerMerge.objects.create(
         club=club, kept=keep, merged_id=merge.pk, merged_name=merge.name, deals=len(deals),
         lines=line_count, by=user,
     )  # fmt: skip
     merge._change_reason = reason
+    merge._history_user = user
     merge.delete()
     return record

@@ -64,6 +64,7 @@ def _render_invitations(request, club, *, form=None, status=200):
         "claims": sel.club_pending_claims(club=club),
         "history": sel.membership_history(club=club),
         "merges": sel.club_merges(club=club),
+        "role_choices": Role.choices,
     }, status=status)  # fmt: skip
 
 

@@ -12,8 +12,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from .. import charts, exports, reports
-from ..models import Club, Game, Player
-from ..permissions import can_record, require_view
+from ..models import Club, Game, Player, Role
+from ..permissions import can_record, has_role, require_view
+from ..selectors.accounts import my_player, my_summary
 from ..selectors.clubs import club_home as select_club_home
 from ..selectors.players import player_stats
 from ..selectors.standings import Period
@@ -55,7 +56,10 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
 @require_safe
 def club_home(request, club_slug: str):
     club = viewable_club(request, club_slug)
-    home = select_club_home(club=club, today=timezone.localdate())
+    today = timezone.localdate()
+    home = select_club_home(club=club, today=today)
+    player = my_player(club=club, user=request.user)
+    me = my_summary(club=club, player=player, today=today) if player else None
     return render(
         request,
         "tournaments/public/club_home.html",
@@ -63,6 +67,14 @@ def club_home(request, club_slug: str):
             "club": club,
             "home": home,
             "can_record": can_record(request.user, club),
+            # "my standing" for a logged-in member linked to a player of the club
+            "me": me,
+            "me_rows": [
+                (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
+            ]
+            if me
+            else [],
+            "is_member": has_role(request.user, club, Role.MEMBER),
             "month_links": [
                 (g, label, standings_url(club, g, home.month)) for g, label in Game.choices
             ],
