@@ -47,6 +47,18 @@ def pending_invitation_url(request) -> str | None:
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def get_client_ip(self, request):
+        """The address allauth's rate limits count by: the same one axes uses (behind the proxy,
+        X-Real-IP; see config/settings/production.py)."""
+        from django.conf import settings
+
+        address_of = getattr(settings, "AXES_CLIENT_IP_CALLABLE", None)
+        if callable(address_of):
+            address = address_of(request)
+            if address:
+                return address
+        return super().get_client_ip(request)
+
     def get_login_redirect_url(self, request):
         return pending_invitation_url(request) or super().get_login_redirect_url(request)
 

@@ -159,7 +159,9 @@ LINE_CHANNEL_ID = os.environ.get("LINE_CHANNEL_ID", "")
 LINE_CHANNEL_SECRET = os.environ.get("LINE_CHANNEL_SECRET", "")
 SOCIALACCOUNT_PROVIDERS = {}
 if LINE_CHANNEL_ID and LINE_CHANNEL_SECRET:
-    INSTALLED_APPS.insert(INSTALLED_APPS.index("tournaments"), "allauth.socialaccount.providers.line")
+    INSTALLED_APPS.insert(
+        INSTALLED_APPS.index("tournaments"), "allauth.socialaccount.providers.line"
+    )
     SOCIALACCOUNT_PROVIDERS["line"] = {
         "APPS": [{"client_id": LINE_CHANNEL_ID, "secret": LINE_CHANNEL_SECRET, "key": ""}],
         "SCOPE": ["profile", "openid", "email"],
