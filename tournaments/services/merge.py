@@ -35,7 +35,7 @@ MESSAGES = {
         "table %(table)s, deal %(seq)s): they are two people, so they cannot be merged."
     ),
     "merge_two_accounts": N_(
-        "“%(kept)s” and “%(merged)s” are linked to two different accounts: unlink one first."
+        "“%(kept)s” and “%(merged)s” are linked to two different accounts: they are two people."
     ),
     "merge_tournament": N_(
         "“%(merged)s” is entered in a tournament of the club: merge after removing that entry."
