@@ -6,3 +6,8 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Clubs and tournaments")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from .services import cache
+
+        cache.connect()

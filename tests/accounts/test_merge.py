@@ -15,6 +15,7 @@ from tournaments.models import (
     Deal,
     Player,
     PlayerMerge,
+    Rating,
     ScoreLine,
     StandingAggregate,
 )
@@ -79,7 +80,12 @@ def snapshot(club):
          tuple(sorted(d.outcome.get("points", {}).values())))
         for d in Deal.objects.filter(club=club).select_related("session", "napoleon", "adjutant")
     )  # fmt: skip
-    return aggregates, bids, lines, deals
+    rating_fields = ["player__name", "game", "mu", "sigma", "deals"]
+    ratings = sorted(
+        (r["player__name"], r["game"], round(r["mu"], 9), round(r["sigma"], 9), r["deals"])
+        for r in Rating.objects.filter(club=club).values(*rating_fields)
+    )
+    return aggregates, bids, lines, deals, ratings
 
 
 def test_merge_equals_the_club_where_the_name_was_right():
@@ -88,7 +94,8 @@ def test_merge_equals_the_club_where_the_name_was_right():
     assert snapshot(typo) != snapshot(right)  # the typo really splits 太郎's results
     owner = factories.UserFactory(username="merger")
     record = player_merge(club=typo, keep=players["太郎"], merge=wrong, by=owner)
-    assert snapshot(typo) == snapshot(right)
+    after, expected = snapshot(typo), snapshot(right)
+    assert after[4] and after == expected  # standings, records, lines, deals and ratings
     assert not Player.objects.filter(pk=wrong.pk).exists()
     assert record.merged_name == "太朗" and record.kept == players["太郎"] and record.deals > 0
     # The deals moved with history: the latest historical row of a moved deal says why.

@@ -30,9 +30,11 @@ from scoring.napoleon import LAST_TRICK_SIDES, NapoleonDeal, score_napoleon
 
 from ..i18n import error_text
 from ..models import Club, ClubRuleSet, Game, GameSession, Player, normalise_name
+from ..selectors import rulesets as ruleset_reads
 from .deals import deal_record
 from .errors import fail, make_fail
 from .players import clean_player_name, player_get_or_create
+from .ratings import ratings_deferred
 from .rulesets import ruleset_resolve
 from .sessions import session_create
 
@@ -382,7 +384,7 @@ def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector) 
                                           first=first.rules))  # fmt: skip
         try:
             ruleset = _resolve_rules(club, first.rules, game)
-            ruleset_rules = ruleset.to_rules()
+            pure = ruleset_reads.ruleset_rules(ruleset)
         except EfudaError as err:
             found.add(first.line, err, "rules")
             continue
@@ -390,7 +392,7 @@ def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector) 
             found.add(first.line, fail("table", "session_exists", game=str(Game(game).label),
                                        table=table, date=str(day)))  # fmt: skip
             continue
-        resolved[(day, table)] = (ruleset, ruleset_rules, group)
+        resolved[(day, table)] = (ruleset, pure, group)
     return resolved
 
 
@@ -491,7 +493,8 @@ def results_import(
     _dry_run(game, resolved, found)
     if found.problems:
         raise ImportFailed(found.problems)
-    report = _write(club, game, resolved, user, found)
+    with ratings_deferred():  # one replay of the club's ratings, not one per deal
+        report = _write(club, game, resolved, user, found)
     if found.problems:
         raise ImportFailed(found.problems)
     return report

@@ -2,8 +2,9 @@
 
 Every deal that names the merged player is re-scored with the kept player in the same seat,
 exactly as an edit of the deal would (its score lines and the month, season and all-time
-aggregates and the per-bid record move through ``aggregates_apply``), so the standings are
-what they would have been had the name been right from the start. Each deal's own history
+aggregates and the per-bid record move through ``aggregates_apply``), and the club's ratings of
+each game involved are replayed, so standings and ratings are what they would have been had
+the name been right from the start. Each deal's own history
 records the change. A deal in which both players sat cannot be merged.
 """
 
@@ -23,9 +24,11 @@ from ..models import (
     ScoreLine,
     StandingAggregate,
 )
+from ..selectors.rulesets import session_rules
+from .cache import club_version_bump
 from .deals import _denormalised, _remove_lines, _write_lines
 from .errors import make_fail
-from .rulesets import session_rules
+from .ratings import ratings_replay
 from .scoring_bridge import line_specs, outcome_dict, score
 
 MESSAGES = {
@@ -181,5 +184,8 @@ def player_merge(*, club: Club, keep: Player, merge: Player, by=None) -> PlayerM
     )  # fmt: skip
     merge._change_reason = reason
     merge._history_user = user
-    merge.delete()
+    merge.delete()  # its rating rows go with it; the replay below rates the kept player
+    for game in sorted({d.game for d in deals}):
+        ratings_replay(club_id=club.pk, game=game)
+    club_version_bump(club_id=club.pk)
     return record

@@ -21,6 +21,7 @@ from ..accounts import INVITATION_SESSION_KEY
 from ..forms import ClaimForm, DisplayNameForm, InvitationForm, PlayerMergeForm, add_efuda_error
 from ..i18n import error_text
 from ..models import Invitation, Membership, Player, PlayerClaim, Role
+from ..permissions import club_for_request
 from ..selectors import accounts as sel
 from ..services.claims import (
     claim_confirm,
@@ -36,7 +37,6 @@ from ..services.invitations import (
     invitation_revoke,
 )
 from ..services.merge import player_merge
-from .sessions import club_for
 
 
 def invitation_link(invitation: Invitation) -> str:
@@ -70,15 +70,15 @@ def _render_invitations(request, club, *, form=None, status=200):
 
 @login_required
 @require_safe
-def invitations_page(request, club):
-    club = club_for(request, club, Role.OWNER)
+def invitations_view(request, club_slug):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     return _render_invitations(request, club)
 
 
 @login_required
 @require_POST
-def invitation_create_view(request, club):
-    club = club_for(request, club, Role.OWNER)
+def invitation_create_view(request, club_slug):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     players = sel.unclaimed_players(club=club)
     form = InvitationForm(request.POST, players=players)
     if form.is_valid():
@@ -99,8 +99,8 @@ def invitation_create_view(request, club):
 
 @login_required
 @require_POST
-def invitation_revoke_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def invitation_revoke_view(request, club_slug, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     invitation = get_object_or_404(Invitation, club=club, pk=pk)
     invitation_revoke(invitation=invitation, by=request.user)
     messages.success(request, _("Invitation withdrawn: its link no longer works."))
@@ -109,8 +109,8 @@ def invitation_revoke_view(request, club, pk):
 
 @login_required
 @require_POST
-def invitation_reissue_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def invitation_reissue_view(request, club_slug, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     invitation = get_object_or_404(Invitation, club=club, pk=pk)
     try:
         invitation_reissue(invitation=invitation, by=request.user)
@@ -122,7 +122,7 @@ def invitation_reissue_view(request, club, pk):
 
 
 @require_http_methods(["GET", "POST"])
-def invitation_open(request, token):
+def invitation_open_view(request, token):
     """The page a link or QR code opens. GET explains (and remembers the invitation through
     sign-up or login); POST, logged in, joins the club."""
     invitation = sel.invitation_by_token(token)
@@ -164,7 +164,7 @@ def invitation_open(request, token):
 
 @login_required
 @require_safe
-def my_clubs(request):
+def my_clubs_view(request):
     return render(request, "tournaments/accounts/my_clubs.html", {
         "memberships": sel.my_clubs(user=request.user),
     })  # fmt: skip
@@ -190,15 +190,15 @@ def _render_me(request, club, *, claim_form=None, name_form=None, status=200):
 
 @login_required
 @require_safe
-def me_page(request, club):
-    club = club_for(request, club, Role.MEMBER)
+def club_me_view(request, club_slug):
+    club = club_for_request(request, club_slug, role=Role.MEMBER)
     return _render_me(request, club)
 
 
 @login_required
 @require_POST
-def player_claim_view(request, club):
-    club = club_for(request, club, Role.MEMBER)
+def player_claim_view(request, club_slug):
+    club = club_for_request(request, club_slug, role=Role.MEMBER)
     form = ClaimForm(request.POST, players=sel.unclaimed_players(club=club))
     if form.is_valid():
         player = get_object_or_404(Player, club=club, pk=form.cleaned_data["player"])
@@ -212,14 +212,14 @@ def player_claim_view(request, club):
                 messages.success(request, text % {"name": player.name})
             else:
                 messages.success(request, _("Sent: an owner of the club will confirm it."))
-            return redirect("club_me", club=club.slug)
+            return redirect("club_me", club_slug=club.slug)
     return _render_me(request, club, claim_form=form, status=400)
 
 
 @login_required
 @require_POST
-def display_name_view(request, club):
-    club = club_for(request, club, Role.MEMBER)
+def display_name_view(request, club_slug):
+    club = club_for_request(request, club_slug, role=Role.MEMBER)
     membership = _membership(request, club)
     form = DisplayNameForm(request.POST)
     if form.is_valid():
@@ -231,14 +231,14 @@ def display_name_view(request, club):
             add_efuda_error(form, err)
         else:
             messages.success(request, _("Your name in this club is saved."))
-            return redirect("club_me", club=club.slug)
+            return redirect("club_me", club_slug=club.slug)
     return _render_me(request, club, name_form=form, status=400)
 
 
 @login_required
 @require_POST
-def claim_confirm_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def claim_confirm_view(request, club_slug, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     claim = get_object_or_404(PlayerClaim, club=club, pk=pk)
     try:
         claim_confirm(claim=claim, by=request.user)
@@ -251,8 +251,8 @@ def claim_confirm_view(request, club, pk):
 
 @login_required
 @require_POST
-def claim_reject_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def claim_reject_view(request, club_slug, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     claim = get_object_or_404(PlayerClaim, club=club, pk=pk)
     try:
         claim_reject(claim=claim, by=request.user)
@@ -265,8 +265,8 @@ def claim_reject_view(request, club, pk):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def player_merge_view(request, club):
-    club = club_for(request, club, Role.OWNER)
+def player_merge_view(request, club_slug):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     players = club.players.order_by("name")
     form = PlayerMergeForm(request.POST or None, players=players)
     status = 200
