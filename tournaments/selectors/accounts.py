@@ -159,11 +159,17 @@ def my_summary(*, club: Club, player: Player, today: datetime.date) -> MySummary
         rows = standings(club=club, game=game, period=month).rows
         summary.standing[game] = next((r for r in rows if r.player_id == player.id), None)
         summary.ranked[game] = len(rows)
-    recent = list(
-        ScoreLine.objects.filter(player=player)
-        .select_related("session", "deal")
-        .order_by("-date", "-deal__session_id", "-deal__seq")[:RECENT_DEALS]
-    )
+    # Per game along the (player, game, date) index, newest first: a few rows however long
+    # the player's history.
+    recent = []
+    for game in Game.values:
+        recent += (
+            ScoreLine.objects.filter(player=player, game=game)
+            .select_related("session", "deal")
+            .order_by("-date", "-deal_id")[:RECENT_DEALS]
+        )
+    recent.sort(key=lambda line: (line.date, line.deal_id), reverse=True)
+    recent = recent[:RECENT_DEALS]
     for line in recent:
         line.role_label = (
             str(ROLE_LABELS.get(line.role, "")) if line.game == Game.NAPOLEON
