@@ -130,7 +130,7 @@ def test_token_and_expired_login(users, napoleon_session, players):
     token = token.json()["csrf"]
     login = client.post(
         reverse("login"),
-        {"username": "scorekeeper-user", "password": "pass-word-123"},
+        {"login": "scorekeeper-user", "password": "pass-word-123"},
         headers={"X-CSRFToken": token},
     )
     assert login.status_code == 302

@@ -31,7 +31,7 @@ from ..services.club_admin import (
     club_update,
     member_add,
     member_remove,
-    member_set_role,
+    membership_role_change,
     player_rename,
     player_set_active,
 )
@@ -91,7 +91,7 @@ def member_role_view(request, club_slug: str, pk):
     form = RoleForm(request.POST)
     if form.is_valid():
         try:
-            member_set_role(membership=membership, role=form.cleaned_data["role"])
+            membership_role_change(membership=membership, role=form.cleaned_data["role"])
         except EfudaError as err:
             messages.error(request, error_text(err))
         else:
