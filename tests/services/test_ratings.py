@@ -30,7 +30,8 @@ def napoleon_data(seats, rng, *, redeal=False):
     return {
         "seats": seats, "napoleon": nap, "bid": rng.choice([12, 13, 14, 15]),
         "trump": "S", "called": "SA" if not solo else "HA", "adjutant": adjutant,
-        "solo": solo, "honours": rng.randint(6, 20), "discarded": 0, "last_trick": None, "redeal": False,
+        "solo": solo, "honours": rng.randint(6, 20), "discarded": 0, "last_trick": None,
+        "redeal": False,
     }  # fmt: skip
 
 

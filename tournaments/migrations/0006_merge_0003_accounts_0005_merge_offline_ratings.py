@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0003_accounts'),
-        ('tournaments', '0005_merge_offline_ratings'),
+        ("tournaments", "0003_accounts"),
+        ("tournaments", "0005_merge_offline_ratings"),
     ]
 
-    operations = [
-    ]
+    operations = []
