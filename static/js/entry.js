@@ -19,6 +19,8 @@
    Hooks for other scripts (the outbox of static/js/outbox.js):
    - dispatch "efuda:problems" on the form after putting a server's refusal into it: the page
      scrolls to the first problem and focuses it;
+   - dispatch "efuda:form-loaded" on the form after filling it with a form the server rendered
+     (errors and all): the Save guard is released and the first problem shown, no preview asked;
    - dispatch "efuda:form-reset" on the form after reusing it for the next deal: the Save guard is
      released and the preview recomputed;
    - window.efudaEntry.preview(form) asks for a preview now. */
@@ -533,6 +535,12 @@
     syncSeats(form);
     syncTaps(form);
     schedule(form, 0);
+  });
+  // A form that another script filled from the server (the outbox reopening a refused deal)
+  // is, like a page just served, the server's view of its own state: no preview is asked.
+  document.addEventListener("efuda:form-loaded", function (event) {
+    var form = liveForm(event.target);
+    if (form) setUp(form);
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     var form = liveForm(event.target) || (event.target.querySelector && event.target.querySelector(FORM));
