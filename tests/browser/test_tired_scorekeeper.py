@@ -111,8 +111,8 @@ def test_typical_napoleon_deal_typed_then_stepped_at_300ms(phone, table):
     phone.settle()
     shown = phone.preview()
     assert shown[p3.id] > 0
-    if SHOTS:
-        page.evaluate("window.scrollTo(0, 0)")
+    if SHOTS:  # the taps of a deal: Napoleon, bid and trump, called card, adjutant
+        page.evaluate("document.querySelector('#field-napoleon').scrollIntoView()")
         phone.shot("entry-napoleon-taps.png")
     phone.save()
     report("Napoleon deal, seated table, no typing", phone)
@@ -279,6 +279,8 @@ def test_refused_saves_name_the_problem_and_record_nothing(phone, table):
     phone.tap("#id_honours")
     phone.type("#id_honours", "14")
     refused()  # no adjutant: not saved as 独り立ち
+    if SHOTS:
+        phone.shot("entry-refused.png")
     assert phone.page.evaluate("document.activeElement.name") == "adjutant"
     phone.choose("adjutant", p2.id)
     phone.page.fill("#id_honours", "")
@@ -333,7 +335,7 @@ def test_daifugo_round_at_600ms(phone, table):
     assert phone.boxes(buttons) == before
     assert phone.no_sideways_scroll()
     if SHOTS:
-        page.evaluate("window.scrollTo(0, 0)")
+        page.evaluate("document.querySelector('#field-order').scrollIntoView()")
         phone.shot("entry-daifugo.png")
     phone.save()
     report("Daifugō round, five players", phone)
