@@ -286,6 +286,13 @@ def test_refused_saves_name_the_problem_and_record_nothing(phone, table):
     phone.page.fill("#id_honours", "")
     refused()  # no honours: not 0
     assert phone.page.evaluate("document.activeElement.id") == "id_honours"
+    phone.type("#id_honours", "21")  # more honours than there are: no points, a reason
+    phone.settle()
+    assert phone.page.locator("#preview [data-player]").count() == 0
+    assert "20" in phone.page.locator("#preview").inner_text()
+    refused()
+    assert phone.page.evaluate("document.activeElement.id") == "id_honours"
+    phone.page.fill("#id_honours", "")
     phone.type("#id_honours", "14")
     phone.choose("napoleon", p2.id)  # the adjutant made Napoleon
     refused()
