@@ -109,18 +109,13 @@
       credentials: "same-origin",
       headers: { "HX-Request": "true", "X-Efuda-Preview": "1" }
     }).then(function (response) {
-      var to = response.headers.get("HX-Redirect");
-      if (to) {
-        window.location.assign(to);
-        return null;
-      }
       if (!response.ok) throw new Error(String(response.status));
-      return response.text();
+      return response.text(); // a preview never navigates away from what is being entered
     }).then(function (html) {
       s.busy = false;
       // A reply without the form (a login page after the session expired) is a failure too:
       // nothing is changed and nothing is asked again until the next change.
-      s.failed = html !== null && apply(form, html, key, adding) === "unusable";
+      s.failed = apply(form, html, key, adding) === "unusable";
       after(form);
     }, function () {
       s.busy = false;
