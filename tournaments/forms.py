@@ -483,3 +483,44 @@ class RuleSetForm(forms.Form):
             else:
                 initial[f"options.{key}"] = str(value)
         return initial
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[(Role.MEMBER, Role.MEMBER.label), (Role.SCOREKEEPER, Role.SCOREKEEPER.label)],
+        initial=Role.MEMBER,
+    )
+    max_uses = forms.IntegerField(label=_("Number of people"), initial=1, min_value=1)
+    days = forms.IntegerField(label=_("Valid for (days)"), initial=7, min_value=1)
+    player = forms.TypedChoiceField(
+        label=_("This invitation is for player"), required=False, coerce=int, empty_value=None
+    )
+    note = forms.CharField(label=_("Note (who it is for)"), required=False, max_length=100)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", _("(anyone)"))] + [(p.pk, p.name) for p in players]
+
+
+class ClaimForm(forms.Form):
+    player = forms.TypedChoiceField(label=_("I am"), coerce=int)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(p.pk, p.name) for p in players]
+
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(label=_("My name in this club"), required=False, max_length=200)
+
+
+class PlayerMergeForm(forms.Form):
+    keep = forms.TypedChoiceField(label=_("Keep"), coerce=int)
+    merge = forms.TypedChoiceField(label=_("Merge into it (and delete)"), coerce=int)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(p.pk, p.name) for p in players]
+        self.fields["keep"].choices = choices
+        self.fields["merge"].choices = choices

@@ -386,7 +386,8 @@ def table_record(request, tournament_id: int, table_id: int):
             add_efuda_error(form, err, names)
         else:
             if is_outbox(request):
-                return outbox_reply(request, deal=deal)
+                next_url = reverse("tournament_table", args=[tournament.pk, table.pk])
+                return outbox_reply(request, deal=deal, next_url=next_url)
             if deal.already_recorded:
                 messages.info(request, _t("No. %(seq)s was already recorded.") % {"seq": deal.seq})
             else:
