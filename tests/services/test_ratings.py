@@ -30,7 +30,8 @@ def napoleon_data(seats, rng, *, redeal=False):
     return {
         "seats": seats, "napoleon": nap, "bid": rng.choice([12, 13, 14, 15]),
         "trump": "S", "called": "SA" if not solo else "HA", "adjutant": adjutant,
-        "honours": rng.randint(6, 20), "discarded": 0, "last_trick": None, "redeal": False,
+        "solo": solo, "honours": rng.randint(6, 20), "discarded": 0, "last_trick": None,
+        "redeal": False,
     }  # fmt: skip
 
 
@@ -98,7 +99,7 @@ def test_editing_a_deal_rerates_the_club(napoleon_club):
     before = snapshot(club, "napoleon")
     data = dict(deals[1].data)
     data["honours"] = 20 if data["honours"] < data["bid"] else 0  # flip who won
-    deal_update(deal=deals[1], data=data)
+    deal_update(deal=deals[1], data=data, version=deals[1].version)
     after = snapshot(club, "napoleon")
     assert after[0] != before[0]
     ratings_replay(club_id=club.pk, game="napoleon")

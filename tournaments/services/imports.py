@@ -298,6 +298,13 @@ def _napoleon_values(cells: dict, names: _Names, errors: list) -> tuple[tuple, d
     except EfudaError as err:
         errors.append((err, "trump"))
     values["called"] = cells["called"].strip() or None
+    # The file format's own rule (docs/import-format.md): an empty adjutant, or the Napoleon's
+    # own name, means 独り立ち; the core is told so explicitly.
+    values["solo"] = values.get("adjutant") is None or values.get("adjutant") == values.get(
+        "napoleon"
+    )
+    if values["solo"]:
+        values["adjutant"] = None
     last = cells.get("last_trick", "").strip().lower()
     if last and last not in LAST_TRICK_SIDES:
         errors.append((_fail("last_trick", "last_trick_invalid", value=last), "last_trick"))
@@ -346,7 +353,7 @@ def _score_dry(row: _Row, game: str, ruleset, previous: str | None):
                 v["called"] = called
             deal = NapoleonDeal(
                 seats=row.names, napoleon=v["napoleon"], bid=v["bid"], trump=v["trump"],
-                called=called, adjutant=v["adjutant"], honours=v["honours"],
+                called=called, adjutant=v["adjutant"], solo=v["solo"], honours=v["honours"],
                 discarded=v["discarded"], last_trick=v["last_trick"],
             )  # fmt: skip
         return score_napoleon(deal, ruleset)
@@ -430,7 +437,8 @@ def _deal_data(game: str, row: _Row, ids: Mapping[str, int]) -> dict:
         return {"seats": seats, "napoleon": None, "redeal": True}
     return {
         "seats": seats, "napoleon": key(v["napoleon"]), "bid": v["bid"], "trump": v["trump"],
-        "called": v["called"], "adjutant": key(v["adjutant"]), "honours": v["honours"],
+        "called": v["called"], "adjutant": key(v["adjutant"]), "solo": v["solo"],
+        "honours": v["honours"],
         "discarded": v["discarded"], "last_trick": v["last_trick"], "redeal": False,
     }  # fmt: skip
 
