@@ -185,7 +185,8 @@ def test_bad_header_names_the_expected_columns(club, header, expected):
         (b" \n\n", (1, "file"), "empty"),
         (("\ufeff" + DAIFUGO_HEADER + "\n").encode(), (2, "file"), "no results"),
         (
-            DAIFUGO_HEADER.encode() + b"\n2026-11-20,A,daifugo-common,\x93\xfa\x96{,\n",
+            # Neither UTF-8 nor CP932: a lead byte 0x81 followed by a comma.
+            DAIFUGO_HEADER.encode() + b"\n2026-11-20,A,daifugo-common,\x93\xfa\x81,\n",
             (2, "file"),
             "UTF-8",
         ),
