@@ -36,6 +36,7 @@ from ..models import (
 )
 from .deals import deal_record
 from .errors import make_fail
+from .names import clean_name
 from .players import player_get_or_create
 from .sessions import session_create
 
@@ -103,7 +104,7 @@ def tournament_create(
     seed: int | None = None,
     user=None,
 ) -> Tournament:
-    name = " ".join((name or "").split())
+    name = clean_name(name, field="name")
     if not name:
         raise _fail("name", "name_empty")
     if ruleset.club_id != club.pk:

@@ -53,6 +53,7 @@ from ..models import (
 from . import bulk
 from .errors import fail, make_fail
 from .import_files import ENCODING_LABELS, MAX_BYTES, FileProblem, Source, read_source
+from .names import clean_name
 from .players import clean_player_name
 from .rulesets import ruleset_snapshot
 from .scoring_bridge import counters, line_specs, outcome_dict, periods, score
@@ -268,7 +269,11 @@ def _common(cells: dict, errors: list) -> tuple:
         day = _date(cells["date"])
     except EfudaError as err:
         errors.append((err, "date"))
-    table = " ".join(cells["table"].split()) or "A"
+    try:
+        table = clean_name(cells["table"], field="table") or "A"
+    except EfudaError as err:
+        errors.append((err, "table"))
+        table = "A"
     if len(table) > MAX_TABLE:
         errors.append((_fail("table", "table_long", max=MAX_TABLE), "table"))
     rules = cells["rules"].strip()
