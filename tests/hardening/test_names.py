@@ -57,3 +57,31 @@ def test_right_to_left_names_are_kept_and_isolated_in_the_title(client):
     assert response.status_code == 200
     title = response.content.decode().split("<title>")[1].split("</title>")[0]
     assert "\u2068نادي الورق\u2069" in title
+
+
+@pytest.mark.parametrize(
+    ("points", "stored"),
+    [("99999.94", "99999.9"), ("-0.05", "-0.1"), ("1.25", "1.3"), ("-12", "-12.0")],
+)
+def test_adjustments_are_stored_as_checked(club, points, stored):
+    from tournaments.services.events import adjustment_add, entry_add
+
+    ruleset = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
+    t = tournament_create(club=club, name="T", date=datetime.date(2026, 1, 1), ruleset=ruleset)
+    entry = entry_add(tournament=t, name="太郎")
+    assert str(adjustment_add(entry=entry, points=points, reason="r").points) == stored
+
+
+@pytest.mark.parametrize("points", ["99999.96", "-99999.95", "1e-30", "0.04", "-0.049", "1e999999",
+                                    "NaN", "Infinity", "x", ""])  # fmt: skip
+def test_adjustments_out_of_range_after_rounding_are_refused(club, points):
+    from tournaments.models import Adjustment
+    from tournaments.services.events import adjustment_add, entry_add
+
+    ruleset = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
+    t = tournament_create(club=club, name="T", date=datetime.date(2026, 1, 1), ruleset=ruleset)
+    entry = entry_add(tournament=t, name="太郎")
+    with pytest.raises(EfudaError) as caught:
+        adjustment_add(entry=entry, points=points, reason="r")
+    assert caught.value.field == "points"
+    assert not Adjustment.objects.exists()
