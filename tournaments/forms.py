@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import EfudaError
 from rules import OPTION_SPECS, PRESETS
 
+from .fields import IdField, IntegerField
 from .i18n import error_text
 from .models import Role
 
@@ -64,7 +65,7 @@ class EntryBase(forms.Form):
     and a name to add a new player inline."""
 
     submission_key = forms.CharField(required=False, widget=forms.HiddenInput)
-    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    version = IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     new_player = forms.CharField(required=False, max_length=200, label=_("New player"))
 
     def __init__(self, *args, **kwargs):
@@ -82,14 +83,14 @@ class EntryBase(forms.Form):
 class NapoleonDealForm(EntryBase):
     seats = IntListField(required=False, label=_("Seats"))
     redeal = forms.BooleanField(required=False, label=_("Redeal (流れ)"))
-    napoleon = forms.IntegerField(required=False, label=_("Napoleon"))
-    bid = forms.IntegerField(required=False, label=_("Bid"))
+    napoleon = IdField(required=False, label=_("Napoleon"))
+    bid = IntegerField(required=False, label=_("Bid"))
     trump = forms.CharField(required=False, max_length=2, label=_("Trump"))
     called_suit = forms.CharField(required=False, max_length=2, label=_("Called card"))
     called_rank = forms.CharField(required=False, max_length=3)
     adjutant = forms.CharField(required=False, max_length=20, label=_("Adjutant"))
-    honours = forms.IntegerField(required=False, label=_("Honours taken by the Napoleon army"))
-    discarded = forms.IntegerField(required=False, label=_("Honours among the discards"))
+    honours = IntegerField(required=False, label=_("Honours taken by the Napoleon army"))
+    discarded = IntegerField(required=False, label=_("Honours among the discards"))
     last_trick = forms.ChoiceField(
         required=False, label=_("Last trick won by"),
         choices=[("", "–"), ("napoleon", _("Napoleon army")), ("allies", _("Allies"))],
@@ -235,7 +236,7 @@ class RuleSetForm(forms.Form):
                     choices=[("", _("preset default"))] + [(str(c), str(c)) for c in spec.choices],
                 )  # fmt: skip
             elif spec.type == "int":
-                field = forms.IntegerField(label=label, required=False)
+                field = IntegerField(label=label, required=False)
             else:
                 field = forms.CharField(
                     label=label,

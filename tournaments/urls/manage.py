@@ -9,26 +9,24 @@ urlpatterns = [
     path("c/<slug:club>/manage/", manage.manage_home, name="club_manage"),
     path("c/<slug:club>/manage/settings/", manage.club_settings_view, name="club_settings"),
     path("c/<slug:club>/manage/members/add/", manage.member_add_view, name="member_add"),
+    path("c/<slug:club>/manage/members/<id:pk>/role/", manage.member_role_view, name="member_role"),
     path(
-        "c/<slug:club>/manage/members/<int:pk>/role/", manage.member_role_view, name="member_role"
-    ),
-    path(
-        "c/<slug:club>/manage/members/<int:pk>/remove/",
+        "c/<slug:club>/manage/members/<id:pk>/remove/",
         manage.member_remove_view,
         name="member_remove",
     ),
     path(
-        "c/<slug:club>/manage/players/<int:pk>/rename/",
+        "c/<slug:club>/manage/players/<id:pk>/rename/",
         manage.player_rename_view,
         name="player_rename",
     ),
     path(
-        "c/<slug:club>/manage/players/<int:pk>/active/",
+        "c/<slug:club>/manage/players/<id:pk>/active/",
         manage.player_active_view,
         name="player_active",
     ),
     path("c/<slug:club>/manage/rulesets/new/", manage.ruleset_edit_view, name="ruleset_new"),
-    path("c/<slug:club>/manage/rulesets/<int:pk>/", manage.ruleset_edit_view, name="ruleset_edit"),
+    path("c/<slug:club>/manage/rulesets/<id:pk>/", manage.ruleset_edit_view, name="ruleset_edit"),
 ]
 
 # CSV import of results (club owners): tournaments/views/imports.py.

@@ -45,6 +45,8 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
         return None
     if period.kind == "all":
         return reverse("standings_all", args=[club.slug, game])
+    if not 1 <= period.year <= 9999:  # before year 1 or after 9999: no page, no link
+        return None
     if period.kind == "season":
         return reverse("standings_season", args=[club.slug, game, period.year])
     return reverse("standings_month", args=[club.slug, game, period.year, f"{period.month:02d}"])
