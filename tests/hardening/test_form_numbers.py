@@ -16,6 +16,7 @@ from tests.hardening.urls import build_world
 from tournaments.fields import INT32_MAX
 
 pytestmark = pytest.mark.django_db
+SLOW_OK = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 
 FORM_MODULES = ("tournaments.forms", "tournaments.views.events", "tournaments.views.manage",
                 "tournaments.views.sessions", "tournaments.views.imports")  # fmt: skip
@@ -106,8 +107,7 @@ def _posts(world, data) -> list[tuple[str, dict]]:
     ]  # fmt: skip
 
 
-@settings(max_examples=12, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])  # fmt: skip
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=SLOW_OK)
 @given(data=st.data())
 def test_any_number_in_any_form_never_gives_500(client, world, data):
     client.force_login(world.owner)

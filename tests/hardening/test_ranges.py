@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from tests.hardening.urls import all_routes, build_world
 
 pytestmark = pytest.mark.django_db
+SLOW_OK = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 
 NUMERIC = {"id", "int", "year", "month"}
 _PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
@@ -90,8 +91,7 @@ NUMBER_TEXT = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])  # fmt: skip
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=SLOW_OK)
 @given(data=st.data())
 def test_any_number_in_any_url_never_gives_500(client, world, data):
     route, numbers = data.draw(st.sampled_from(ROUTES))
