@@ -7,5 +7,8 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Clubs and tournaments")
     default_auto_field = "django.db.models.BigAutoField"
 
-    def ready(self):
+    def ready(self) -> None:
         from . import checks  # noqa: F401 - registers efuda's system checks
+        from .services import cache
+
+        cache.connect()

@@ -20,6 +20,7 @@ from rules import OPTION_SPECS, PRESETS
 from .fields import IdField, IntegerField
 from .i18n import error_text
 from .models import Role
+from .services.errors import fail
 
 SOLO = "solo"
 
@@ -61,17 +62,29 @@ def add_efuda_error(form: forms.Form, err: EfudaError, names=None) -> None:
 
 
 class EntryBase(forms.Form):
-    """What both games' entry forms share: a key against double submits, the edit version,
-    and a name to add a new player inline."""
+    """What both games' entry forms share: the deal's id from the phone (a repeat of it never
+    records the deal twice), the edit version, and a name to add a new player inline."""
 
-    submission_key = forms.CharField(required=False, widget=forms.HiddenInput)
+    client_id = forms.CharField(required=False, widget=forms.HiddenInput)
     version = IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     new_player = forms.CharField(required=False, max_length=200, label=_("New player"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        if not self.is_bound and not self.initial.get("submission_key"):
-            self.initial["submission_key"] = uuid.uuid4().hex
+        if not self.is_bound and not self.initial.get("client_id"):
+            self.initial["client_id"] = str(uuid.uuid4())
+
+    def clean_client_id(self):
+        """A UUID, or None when the post carries none. A damaged one is said on top of the
+        form (the field itself is hidden)."""
+        value = (self.cleaned_data.get("client_id") or "").strip()
+        if not value:
+            return None
+        try:
+            return uuid.UUID(value)
+        except ValueError:
+            self.add_error(None, error_text(fail("client_id", "client_id_invalid")))
+            return None
 
     def value(self, name):
         """The current value of a field (cleaned when valid, otherwise as typed)."""

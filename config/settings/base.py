@@ -72,6 +72,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # after Django's built-in csrf processor, which it replaces (page cache)
+                "tournaments.context_processors.csrf",
             ],
             "builtins": ["tournaments.templatetags.efuda_text"],
         },
@@ -95,6 +97,28 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The cache holds rendered read pages keyed by each club's data version (never stale, see
+# tournaments/views/page_cache.py). Local memory per process by default; with several
+# application servers set CACHE_URL to a shared Redis (redis://host:6379/0) or memcached
+# (memcached://host:11211) so a page rendered by one server serves the others (docs/deploy.md).
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": CACHE_URL}}  # fmt: skip
+elif CACHE_URL.startswith("memcached://"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
+                          "LOCATION": CACHE_URL.removeprefix("memcached://")}}  # fmt: skip
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("CACHE_MAX_ENTRIES", "5000"))},
+        }
+    }
+# Seconds a rendered page is kept (0 turns the page cache off). Freshness does not depend on
+# it: a write changes the key. It only bounds the memory of pages nobody reads any more.
+EFUDA_PAGE_CACHE_SECONDS = int(os.environ.get("EFUDA_PAGE_CACHE_SECONDS", "3600"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -30,9 +30,20 @@ if not ALLOWED_HOSTS:
 # e.g. https://efuda.example.org — needed when the proxy's origin differs from the host header.
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
-# Persistent connections: each gunicorn worker keeps one, checked before reuse.
-DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "60"))
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+    # Django's own pool (psycopg_pool): each worker process keeps a few open connections and
+    # hands one to each request, so a burst of requests or threads never waits on connecting.
+    # DB_POOL_MAX_SIZE × workers × servers must stay under PostgreSQL's max_connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django must not
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
+        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "8")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+    }
+else:
+    # Persistent connections: each gunicorn worker keeps one, checked before reuse.
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "60"))
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {

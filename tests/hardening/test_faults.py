@@ -4,6 +4,7 @@ Each test lets the service get as far as possible (the deal row, its score lines
 rows) and then makes the database call fail, as a dropped connection or a full disk would.
 """
 
+import uuid
 from pathlib import Path
 from unittest import mock
 
@@ -72,12 +73,13 @@ def test_failed_record_writes_nothing(fault, game):
         (nap, napoleon_data(ids, n=4)) if game == "napoleon" else (dai, daifugo_data(ids, n=4))
     )
     before = _state(club)
+    key = uuid.uuid4()
     with RECORD_FAULTS[fault](), pytest.raises(OperationalError):
-        deal_record(session=session, data=data, submission_key=f"k-{fault}-{game}")
+        deal_record(session=session, data=data, client_id=key)
     assert _state(club) == before
-    assert not Deal.objects.filter(submission_key=f"k-{fault}-{game}").exists()
-    # The same submission succeeds afterwards (the key was not burnt by the failed attempt).
-    deal = deal_record(session=session, data=data, submission_key=f"k-{fault}-{game}")
+    assert not Deal.objects.filter(client_id=key).exists()
+    # The same deal succeeds afterwards (its id was not burnt by the failed attempt).
+    deal = deal_record(session=session, data=data, client_id=key)
     assert deal.seq == 4 and aggregates_match_lines(club)
 
 

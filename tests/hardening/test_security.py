@@ -148,7 +148,7 @@ def test_private_club_is_404_on_every_club_url_for_outsiders():
     world = build_world(payload="Secret club")
     before = standings_snapshot()
     anonymous, outsider = Client(), _outsider_client()
-    nowhere = {**world.objects, "club": "no-such-club", "club_slug": "no-such-club"}
+    nowhere = {**world.objects, "club_slug": "no-such-club"}
     checked = 0
     for route in club_routes():
         for url, ghost in zip(
@@ -175,7 +175,7 @@ def test_private_club_is_404_on_every_club_url_for_outsiders():
             assert response.status_code in (302, 404, 405), url
             if response.status_code == 302:
                 assert response["Location"].startswith(reverse("login"))
-                if "club" in route.kwargs or "club_slug" in route.kwargs:
+                if "club_slug" in route.kwargs:
                     assert anonymous.get(ghost).status_code == 302
             else:
                 assert "Secret club" not in response.content.decode()
@@ -197,6 +197,8 @@ def test_members_still_see_their_private_club():
     tournament = reverse("tournament_detail", args=[world.objects["tournament_id"]])
     assert client.get(tournament).status_code == 200
     # …but a member is no scorekeeper: entry is refused (403, the club is not secret to them).
-    url = reverse("deal_new", kwargs={"club": world.club.slug, "pk": world.objects["pk:session"]})
+    url = reverse(
+        "deal_new", kwargs={"club_slug": world.club.slug, "pk": world.objects["pk:session"]}
+    )
     assert client.get(url).status_code == 403
     assert Club.objects.filter(pk=world.club.pk, is_public=False).exists()

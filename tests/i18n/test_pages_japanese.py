@@ -173,7 +173,7 @@ def test_entry_error_beside_the_field_is_japanese(member, napoleon_session, play
             "adjutant": seats[1],
             "honours": 14,
             "discarded": 0,
-            "submission_key": "i18n-1",
+            "client_id": "3f1e9a52-0c4b-4d8e-9e55-000000000001",
             "action": "save",
         },
     ).content.decode()

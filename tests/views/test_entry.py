@@ -30,7 +30,7 @@ def post_data(players, **changes):
         "adjutant": seats[1],
         "honours": 14,
         "discarded": 0,
-        "submission_key": "key-1",
+        "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b0001",
         "action": "preview",
     }
     data.update(changes)
@@ -49,7 +49,7 @@ def test_get_preselects_previous_seats(keeper, napoleon_session, players):
     for player in players[1:6]:
         assert f'name="seats" value="{player.id}" checked' in html
     assert f'name="seats" value="{players[0].id}" checked' not in html
-    assert 'name="submission_key"' in html
+    assert 'name="client_id"' in html
 
 
 def test_preview_shows_points_and_records_nothing(keeper, napoleon_session, players):
@@ -124,7 +124,7 @@ def test_redeal(keeper, napoleon_session, players):
         "seats": [p.id for p in players[:5]],
         "redeal": "on",
         "action": "save",
-        "submission_key": "r1",
+        "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b00e1",
     }
     assert keeper.post(new_url(napoleon_session), data).status_code == 302
     deal = Deal.objects.get()
@@ -218,7 +218,7 @@ def test_daifugo_round_preview_and_save(keeper, daifugo_session, players):
     data = {
         "order": [a, b, c, d, ""],
         "forbidden": [b],
-        "submission_key": "d1",
+        "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b00d1",
         "action": "preview",
     }
     html = keeper.post(url, data).content.decode()
@@ -227,7 +227,11 @@ def test_daifugo_round_preview_and_save(keeper, daifugo_session, players):
     assert "leads the next round" in html or "次" in html
     data["action"] = "save"
     assert keeper.post(url, data).status_code == 302
-    data = {"order": [b, c, d, a], "submission_key": "d2", "action": "preview"}
+    data = {
+        "order": [b, c, d, a],
+        "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b00d2",
+        "action": "preview",
+    }
     html = keeper.post(url, data).content.decode()
     assert "都落ち" in html and f'data-player="{a}">-2<' in html
 

@@ -10,6 +10,7 @@ leaves the database exactly as it was; the minimum role and above are let throug
 """
 
 import datetime
+import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -209,11 +210,11 @@ def _build_world():
     }
     requests = {
         "session_new": ({}, {"date": "2026-11-22", "table": "Z", "rules": "napoleon-wiki"}),
-        "deal_new": ({"pk": nap.pk}, dict(napoleon_post, submission_key="mx")),
+        "deal_new": ({"pk": nap.pk}, dict(napoleon_post, client_id=str(uuid.uuid4()))),
         "deal_preview": ({"pk": nap.pk}, napoleon_post),
         "round_new": (
             {"pk": dai.pk},
-            {"order": seats[:4], "action": "save", "submission_key": "my"},
+            {"order": seats[:4], "action": "save", "client_id": str(uuid.uuid4())},
         ),
         "round_preview": ({"pk": dai.pk}, {"order": seats[:4]}),
         "deal_edit": ({"pk": deal.pk}, dict(napoleon_post, version=deal.version)),
@@ -265,7 +266,7 @@ def _url(world, name):
     kwargs, _data = world["requests"][name]
     if kwargs is None:
         return reverse(name)
-    return reverse(name, kwargs={"club": world["club"].slug, **kwargs})
+    return reverse(name, kwargs={"club_slug": world["club"].slug, **kwargs})
 
 
 @pytest.mark.parametrize("name", sorted(WRITE_VIEWS))

@@ -14,6 +14,7 @@ from .events import (  # noqa: E501
     TournamentTable,
 )
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
+from .ratings import Rating, RatingHistory, RatingState
 
 __all__ = [
     "Adjustment",
@@ -34,6 +35,9 @@ __all__ = [
     "GameSession",
     "Membership",
     "Player",
+    "Rating",
+    "RatingHistory",
+    "RatingState",
     "Role",
     "ScoreLine",
     "StandingAggregate",

@@ -29,6 +29,9 @@ class Club(models.Model):
         help_text=_("Anyone may read the club's standings, sessions and player pages."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped in the transaction of every write to the club's records: cached read pages are
+    # keyed by it, so a page is never served from before the last write (services/cache.py).
+    data_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -37,6 +40,17 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        # data_version only moves through services.cache.club_version_bump (an F() increment);
+        # saving a Club loaded earlier must never write back an older number.
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "data_version"
+            ]
+        super().save(*args, **kwargs)
 
 
 class Role(models.TextChoices):
@@ -120,10 +134,6 @@ class ClubRuleSet(models.Model):
 
     def __str__(self) -> str:
         return self.name or self.code
-
-    def to_rules(self) -> "rules.RuleSet":
-        """The one place a club's rule set becomes a pure rule set."""
-        return rules.build_ruleset(self.preset, self.options or {}, code=self.code)
 
     @property
     def game(self) -> str:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from django.core.exceptions import FieldError
 from django.db.models import Count
 
-from ..models import Club, Deal, Game, GameSession
+from ..models import Club, Deal, Game, GameSession, Role, Tournament
+from ..permissions import has_role
 from .standings import Period, StandingRow, leaders
 
 LATEST_SESSIONS = 10
+UPCOMING_TOURNAMENTS = 5
 
 
 @dataclass
@@ -20,28 +21,19 @@ class ClubHome:
     month: Period
     leaders: dict[str, list[StandingRow]] = field(default_factory=dict)
     sessions: list[GameSession] = field(default_factory=list)
-    tournaments: list = field(default_factory=list)
+    tournaments: list[Tournament] = field(default_factory=list)
 
 
-def upcoming_tournaments(*, club: Club, today: datetime.date) -> list:
-    """Upcoming tournaments, if the tournaments feature is installed; otherwise nothing."""
-    try:
-        from ..models import Tournament  # type: ignore[attr-defined]
-    except ImportError:
-        return []
-    try:
-        qs = Tournament.objects.filter(club=club)
-        for name in ("date", "start_date", "starts_on"):
-            try:
-                return list(qs.filter(**{f"{name}__gte": today}).order_by(name)[:5])
-            except FieldError:
-                continue
-    except (FieldError, AttributeError):
-        pass
-    return []
+def upcoming_tournaments(*, club: Club, user, today: datetime.date) -> list[Tournament]:
+    """The next few tournaments from ``today``: club members see them all, everyone else only
+    the public ones (a private tournament stays private on a public club's home)."""
+    qs = Tournament.objects.filter(club=club, date__gte=today)
+    if not has_role(user, club, Role.MEMBER):
+        qs = qs.filter(is_public=True)
+    return list(qs.order_by("date", "id")[:UPCOMING_TOURNAMENTS])
 
 
-def club_home(*, club: Club, today: datetime.date) -> ClubHome:
+def club_home(*, club: Club, user, today: datetime.date) -> ClubHome:
     month = Period.this_month(today)
     home = ClubHome(club=club, month=month)
     for game in Game.values:
@@ -59,5 +51,18 @@ def club_home(*, club: Club, today: datetime.date) -> ClubHome:
     for s in sessions:
         s.deal_count = counts.get(s.id, 0)
     home.sessions = sessions
-    home.tournaments = upcoming_tournaments(club=club, today=today)
+    home.tournaments = upcoming_tournaments(club=club, user=user, today=today)
     return home
+
+
+def club_page_version(*, slug: str | None = None, tournament_id=None) -> tuple[int, int] | None:
+    """(club id, data version) of a public club, by its address or one of its tournaments;
+    None when there is no such public club (the view then answers as usual). One query."""
+    qs = Club.objects.filter(is_public=True)
+    if slug:
+        qs = qs.filter(slug=slug)
+    elif tournament_id is not None and 0 < tournament_id < 2**63:
+        qs = qs.filter(tournaments__pk=tournament_id)
+    else:
+        return None
+    return qs.values_list("pk", "data_version").first()

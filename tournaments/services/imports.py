@@ -50,12 +50,14 @@ from ..models import (
     StandingAggregate,
     normalise_name,
 )
+from ..selectors.rulesets import rules_from_snapshot, ruleset_rules, ruleset_snapshot
 from . import bulk
+from .cache import club_version_bump
 from .errors import fail, make_fail
 from .import_files import ENCODING_LABELS, MAX_BYTES, FileProblem, Source, read_source
 from .names import clean_name
 from .players import clean_player_name
-from .rulesets import ruleset_snapshot
+from .ratings import ratings_replay
 from .scoring_bridge import counters, line_specs, outcome_dict, periods, score
 
 __all__ = ["MAX_BYTES", "ImportFailed", "ImportProblem", "ImportReport", "results_import"]
@@ -367,14 +369,14 @@ def _rules_for(club: Club, code: str, game: str, cache: dict) -> _Rules:
         existing = ClubRuleSet.objects.filter(club=club, code=code).first()
         try:
             if existing is not None:
-                found = _Rules(code, existing, ruleset_snapshot(existing), existing.to_rules())
+                found = _Rules(code, existing, ruleset_snapshot(existing), ruleset_rules(existing))
             else:
                 try:
                     preset = rules.get_preset(code)
                 except EfudaError:
                     raise fail("rules", "ruleset_unknown", code=code) from None
                 snapshot = {"preset": preset.code, "options": {}, "code": code}
-                built = rules.build_ruleset(preset.code, {}, code=code)
+                built = rules_from_snapshot(snapshot)
                 found = _Rules(code, None, snapshot, built, name=preset.name_ja)
         except EfudaError as err:
             found = err
@@ -644,6 +646,7 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
         rows=sorted((pid, bid, trump, club.pk, *(c[n] for n in _BID_COUNTERS))
                     for (pid, bid, trump), c in plan.bids.items()),
     )  # fmt: skip
+    club_version_bump(club_id=club.pk)  # cached read pages of the club render anew
 
 
 def _noop(stage: str, done: int, total: int) -> None:
@@ -711,6 +714,11 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
     progress("writing", total, total)
     plan = _prepare(club, game, scored, resolved, names, ids, user)
     _write(club, game, plan)
+    # Ratings are derived from the whole history: replayed once, after the import committed,
+    # in a transaction of their own (a failure leaves them to the next replay, never the deals).
+    progress("ratings", total, total)
+    with transaction.atomic():
+        ratings_replay(club_id=club.pk, game=game)
     progress("done", total, total)
     label = (
         gettext(ENCODING_LABELS[source.kind]) % {"sheet": source.sheet}

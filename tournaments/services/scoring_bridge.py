@@ -5,7 +5,7 @@ player keys, so its results map back to players without a lookup table.
 """
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import rules
 from scoring.daifugo import DaifugoRound, score_daifugo
@@ -91,7 +91,12 @@ def outcome_dict(game: str, result) -> dict:
 
 @dataclass(frozen=True)
 class LineSpec:
-    """A score line before it is stored (plain values, no model)."""
+    """A score line before it is stored (plain values, no model).
+
+    Its fields are the score line's own fields, listed here once (``SCORE_LINE_FIELDS``):
+    ``ScoreLine`` has a column of the same name for each; the session, club, game and dates
+    come from the deal.
+    """
 
     player_id: int
     seat: int
@@ -106,6 +111,14 @@ class LineSpec:
     position: int | None = None
     miyako_ochi: bool = False
     forbidden: bool = False
+
+
+SCORE_LINE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(LineSpec))
+
+
+def line_values(spec: LineSpec) -> dict:
+    """The score line's own column values (``ScoreLine(**line_values(spec), deal=...)``)."""
+    return {name: getattr(spec, name) for name in SCORE_LINE_FIELDS}
 
 
 def line_specs(game: str, data: dict, result) -> list[LineSpec]:
@@ -165,7 +178,7 @@ def counters(spec: LineSpec) -> dict[str, int]:
     elif spec.role == "adjutant":
         c["adjutant_deals"] = 1
         c["adjutant_wins"] = 1 if spec.won else 0
-    elif spec.role in ("daifugo", "fugo", "heimin", "hinmin", "daihinmin"):
+    elif spec.role in rules.TITLES:
         c[f"title_{spec.role}"] = 1
     if spec.plan_b:
         c["plan_b_suffered" if spec.role in ("napoleon", "adjutant") else "plan_b_inflicted"] = 1

@@ -19,6 +19,8 @@ from scoring.cards import RANKS, SUIT_SYMBOLS, SUITS
 from ..forms import SOLO, DaifugoRoundForm, NapoleonDealForm, add_efuda_error, is_row_id
 from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Player, Role
+from ..permissions import club_for_request
+from ..selectors.rulesets import session_rules
 from ..selectors.sessions import (
     daifugo_before,
     deal_history,
@@ -28,9 +30,9 @@ from ..selectors.sessions import (
 )
 from ..services.deals import deal_delete, deal_preview, deal_record, deal_restore, deal_update
 from ..services.players import player_get_or_create, players_by_ids
-from ..services.rulesets import session_rules
 from ..services.scoring_bridge import outcome_dict, score
-from .sessions import back_to_session, club_for, entry_url
+from .outbox import is_outbox, outbox_reply
+from .sessions import back_to_session, entry_url
 
 LIVE = "live"
 
@@ -104,9 +106,15 @@ def _handle(request, session: GameSession, form, *, deal: Deal | None = None, li
                     session=session,
                     data=data,
                     user=request.user,
-                    submission_key=form.cleaned_data.get("submission_key") or None,
+                    client_id=form.cleaned_data.get("client_id"),
                 )
-                messages.success(request, _("Deal %(seq)s recorded.") % {"seq": saved.seq})
+                form.recorded = saved  # for the outbox's reply
+                if saved.already_recorded:
+                    messages.info(
+                        request, _("No. %(seq)s was already recorded.") % {"seq": saved.seq}
+                    )
+                else:
+                    messages.success(request, _("Deal %(seq)s recorded.") % {"seq": saved.seq})
                 return form, None, entry_url(session)
             saved = deal_update(
                 deal=deal, data=data, user=request.user, version=form.cleaned_data.get("version")
@@ -239,6 +247,8 @@ def _daifugo_ui(session: GameSession, form: DaifugoRoundForm, roster=None) -> di
 
 
 def _page(request, session, form, row, *, deal=None, redirect_to=None):
+    if is_outbox(request):
+        return outbox_reply(request, deal=getattr(form, "recorded", None), form=form)
     if redirect_to:
         if request.headers.get("HX-Request"):
             response = render(request, "tournaments/entry/_redirect.html", {})
@@ -293,14 +303,14 @@ def entry_context(
     }
 
 
-def _session(request, club, pk, game) -> GameSession:
-    club = club_for(request, club, Role.SCOREKEEPER)
+def _session(request, club_slug, pk, game) -> GameSession:
+    club = club_for_request(request, club_slug, role=Role.SCOREKEEPER)
     return get_object_or_404(GameSession.objects.select_related("club", "ruleset"),
                              club=club, pk=pk, game=game)  # fmt: skip
 
 
-def _entry(request, club, pk, game, form_class, initial_field):
-    session = _session(request, club, pk, game)
+def _entry(request, club_slug, pk, game, form_class, initial_field):
+    session = _session(request, club_slug, pk, game)
     if request.method == "GET":
         initial = {initial_field: previous_players(session)} if initial_field else {}
         return _page(request, session, form_class(initial=initial), None)
@@ -310,42 +320,42 @@ def _entry(request, club, pk, game, form_class, initial_field):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def deal_new(request, club, pk):
-    return _entry(request, club, pk, Game.NAPOLEON, NapoleonDealForm, "seats")
+def deal_new(request, club_slug, pk):
+    return _entry(request, club_slug, pk, Game.NAPOLEON, NapoleonDealForm, "seats")
 
 
 @login_required
 @require_POST
-def deal_preview_view(request, club, pk):
-    session = _session(request, club, pk, Game.NAPOLEON)
+def deal_preview_view(request, club_slug, pk):
+    session = _session(request, club_slug, pk, Game.NAPOLEON)
     form, row, _redirect = _handle(request, session, NapoleonDealForm(request.POST), live=True)
     return _page(request, session, form, row)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def round_new(request, club, pk):
-    return _entry(request, club, pk, Game.DAIFUGO, DaifugoRoundForm, None)
+def round_new(request, club_slug, pk):
+    return _entry(request, club_slug, pk, Game.DAIFUGO, DaifugoRoundForm, None)
 
 
 @login_required
 @require_POST
-def round_preview_view(request, club, pk):
-    session = _session(request, club, pk, Game.DAIFUGO)
+def round_preview_view(request, club_slug, pk):
+    session = _session(request, club_slug, pk, Game.DAIFUGO)
     form, row, _redirect = _handle(request, session, DaifugoRoundForm(request.POST), live=True)
     return _page(request, session, form, row)
 
 
-def _deal(request, club, pk) -> Deal:
-    club = club_for(request, club, Role.SCOREKEEPER)
+def _deal(request, club_slug, pk) -> Deal:
+    club = club_for_request(request, club_slug, role=Role.SCOREKEEPER)
     return get_object_or_404(Deal.objects.select_related("session__club", "session__ruleset"),
                              club=club, pk=pk)  # fmt: skip
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def deal_edit(request, club, pk):
-    deal = _deal(request, club, pk)
+def deal_edit(request, club_slug, pk):
+    deal = _deal(request, club_slug, pk)
     session = deal.session
     form_class = NapoleonDealForm if deal.game == Game.NAPOLEON else DaifugoRoundForm
     if request.method == "GET":
@@ -358,8 +368,8 @@ def deal_edit(request, club, pk):
 
 @login_required
 @require_POST
-def deal_delete_view(request, club, pk):
-    deal = _deal(request, club, pk)
+def deal_delete_view(request, club_slug, pk):
+    deal = _deal(request, club_slug, pk)
     deal_delete(deal=deal, user=request.user)
     messages.success(
         request,
@@ -371,8 +381,8 @@ def deal_delete_view(request, club, pk):
 
 @login_required
 @require_POST
-def deal_restore_view(request, club, pk):
-    deal = _deal(request, club, pk)
+def deal_restore_view(request, club_slug, pk):
+    deal = _deal(request, club_slug, pk)
     try:
         deal_restore(deal=deal, user=request.user)
     except EfudaError as err:
@@ -384,8 +394,8 @@ def deal_restore_view(request, club, pk):
 
 @login_required
 @require_safe
-def deal_history_view(request, club, pk):
-    club = club_for(request, club, Role.MEMBER)
+def deal_history_view(request, club_slug, pk):
+    club = club_for_request(request, club_slug, role=Role.MEMBER)
     deal = get_object_or_404(Deal.objects.select_related("session"), club=club, pk=pk)
     return render(request, "tournaments/entry/history.html", {
         "club": club, "deal": deal, "session": deal.session, "entries": deal_history(deal),

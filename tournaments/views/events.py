@@ -42,6 +42,8 @@ from ..selectors import events as sel
 from ..services import events as svc
 from ..tables_events import TournamentStandingsTable
 from .entry import entry_context, preview_input
+from .outbox import is_outbox, outbox_reply
+from .page_cache import cached_page
 
 PIN_SESSION_KEY = "efuda_tournament_pins"
 
@@ -187,6 +189,7 @@ def tournament_detail(request, tournament_id: int):
     )
 
 
+@cached_page
 def tournament_standings(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
     standings = sel.tournament_standings(tournament=tournament)
@@ -369,19 +372,26 @@ def table_record(request, tournament_id: int, table_id: int):
     if form.is_valid():
         data = _table_data(tournament, table, form)
         try:
-            svc.table_deal_record(
+            deal = svc.table_deal_record(
                 table=table,
                 data=data,
                 entry=entry,
                 user=request.user,
                 staff=staff,
-                submission_key=form.cleaned_data.get("submission_key") or None,
+                client_id=form.cleaned_data.get("client_id"),
             )
         except EfudaError as err:
             add_efuda_error(form, err, names)
         else:
-            messages.success(request, _t("Deal recorded."))
+            if is_outbox(request):
+                return outbox_reply(request, deal=deal)
+            if deal.already_recorded:
+                messages.info(request, _t("No. %(seq)s was already recorded.") % {"seq": deal.seq})
+            else:
+                messages.success(request, _t("Deal recorded."))
             return redirect("tournament_table", tournament.pk, table.pk)
+    if is_outbox(request):
+        return outbox_reply(request, form=form)
     return _render_table(request, tournament, table, entry, staff, form, status=400)
 
 

@@ -8,7 +8,7 @@ from ..models import Club
 
 
 @require_safe
-def home(request):
+def home_view(request):
     clubs = Club.objects.filter(is_public=True)
     if request.user.is_authenticated:
         clubs = Club.objects.filter(

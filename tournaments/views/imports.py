@@ -3,13 +3,13 @@
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from ..models import Club, Role
-from ..permissions import require_role
+from ..models import Role
+from ..permissions import club_for_request
 from ..services.imports import (
     DAIFUGO_COLUMNS,
     MAX_BYTES,
@@ -29,9 +29,8 @@ class ImportForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def results_import_view(request, club: str):
-    club = get_object_or_404(Club, slug=club)  # the URL's slug becomes the club
-    require_role(request.user, club, Role.OWNER)
+def results_import_view(request, club_slug: str):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     problems = []
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
@@ -47,7 +46,7 @@ def results_import_view(request, club: str):
                 "%(players)s new players."
             ) % {"deals": report.deals, "redeals": report.redeals,
                  "sessions": len(report.sessions), "players": report.players_created})  # fmt: skip
-            return redirect("manage_import", club=club.slug)
+            return redirect("manage_import", club_slug=club.slug)
     return render(request, "tournaments/imports/upload.html", {
         "club": club,
         "form": form,

@@ -25,6 +25,7 @@ from ..forms import (
 )
 from ..i18n import error_text
 from ..models import ClubRuleSet, Membership, Player, Role
+from ..permissions import club_for_request
 from ..services.club_admin import (
     club_update,
     member_add,
@@ -35,7 +36,6 @@ from ..services.club_admin import (
 )
 from ..services.clubs import club_create
 from ..services.rulesets import ruleset_save
-from .sessions import club_for
 
 
 def _manage_url(club) -> str:
@@ -59,15 +59,15 @@ def _render_manage(request, club, *, member_form=None, club_form=None, status=20
 
 @login_required
 @require_http_methods(["GET"])
-def manage_home(request, club):
-    club = club_for(request, club, Role.OWNER)
+def club_manage_view(request, club_slug: str):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     return _render_manage(request, club)
 
 
 @login_required
 @require_POST
-def member_add_view(request, club):
-    club = club_for(request, club, Role.OWNER)
+def member_add_view(request, club_slug: str):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     form = MemberAddForm(request.POST)
     if form.is_valid():
         try:
@@ -84,8 +84,8 @@ def member_add_view(request, club):
 
 @login_required
 @require_POST
-def member_role_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def member_role_view(request, club_slug: str, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     membership = get_object_or_404(Membership, club=club, pk=pk)
     form = RoleForm(request.POST)
     if form.is_valid():
@@ -100,8 +100,8 @@ def member_role_view(request, club, pk):
 
 @login_required
 @require_POST
-def member_remove_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def member_remove_view(request, club_slug: str, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     membership = get_object_or_404(Membership, club=club, pk=pk)
     try:
         member_remove(membership=membership)
@@ -114,8 +114,8 @@ def member_remove_view(request, club, pk):
 
 @login_required
 @require_POST
-def player_rename_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def player_rename_view(request, club_slug: str, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     player = get_object_or_404(Player, club=club, pk=pk)
     form = PlayerRenameForm(request.POST)
     if form.is_valid():
@@ -130,8 +130,8 @@ def player_rename_view(request, club, pk):
 
 @login_required
 @require_POST
-def player_active_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def player_active_view(request, club_slug: str, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     player = get_object_or_404(Player, club=club, pk=pk)
     player_set_active(player=player, active=request.POST.get("active") == "1")
     return redirect(_manage_url(club) + "#players")
@@ -139,8 +139,8 @@ def player_active_view(request, club, pk):
 
 @login_required
 @require_POST
-def club_settings_view(request, club):
-    club = club_for(request, club, Role.OWNER)
+def club_settings_view(request, club_slug: str):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     form = ClubForm(request.POST)
     if form.is_valid():
         try:
@@ -157,8 +157,8 @@ def club_settings_view(request, club):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def ruleset_edit_view(request, club, pk=None):
-    club = club_for(request, club, Role.OWNER)
+def ruleset_edit_view(request, club_slug: str, pk=None):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     ruleset = get_object_or_404(ClubRuleSet, club=club, pk=pk) if pk else None
     if request.method == "POST":
         preset = request.POST.get("preset")
@@ -193,7 +193,7 @@ def ruleset_edit_view(request, club, pk=None):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def club_new(request):
+def club_new_view(request):
     form = ClubCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -41,12 +41,16 @@ from tournaments.models import (
     ScoreLine,
     StandingAggregate,
 )  # fmt: skip
+from tournaments.selectors.rulesets import session_rules
 from tournaments.services.clubs import club_create, membership_set
-from tournaments.services.rulesets import ruleset_resolve, session_rules
+from tournaments.services.ratings import ratings_replay
+from tournaments.services.rulesets import ruleset_resolve
 from tournaments.services.scoring_bridge import counters, line_specs, outcome_dict, periods, score
 
 STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
-         "session_pdf")  # fmt: skip
+         "session_pdf", "cached_page", "ratings_page")  # fmt: skip
+# Steps read as a visitor who is not logged in (the public club's shared page cache).
+ANONYMOUS_STEPS = {"cached_page": "standings_all"}
 PLAYERS = 45
 SEATS = 5
 DEALS_PER_SESSION = 20
@@ -128,7 +132,7 @@ class Builder:
     def build(self):
         rng = self.rng
         user = _user("bench-scorekeeper")
-        club = club_create(slug="bench", name="ベンチ倶楽部", is_public=False)
+        club = club_create(slug="bench", name="ベンチ倶楽部", is_public=True)
         membership_set(club=club, user=user, role="scorekeeper")
         players = Player.objects.bulk_create(
             [
@@ -234,7 +238,7 @@ class Builder:
                 deal_id += 1
         _insert(Deal, ["id", "session_id", "club_id", "game", "seq", "redeal", "data", "outcome",
                        "napoleon_id", "adjutant_id", "bid", "trump", "version",
-                       "submission_key", "is_deleted", "created_by_id", "updated_by_id",
+                       "client_id", "is_deleted", "created_by_id", "updated_by_id",
                        "created_at", "updated_at"], deal_rows)  # fmt: skip
         _insert(ScoreLine, ["deal_id", "session_id", "club_id", "player_id", "game", "date",
                             "month", "seat", "points", "role", "won", "bid", "trump", "solo",
@@ -275,6 +279,72 @@ def _sqlite(path: Path) -> dict:
     }  # fmt: skip
 
 
+class _SqliteStore:
+    """Synthetic clubs in SQLite files: a migrated template copied once per size."""
+
+    def __init__(self, keep: Path | None):
+        self.keep = keep is not None
+        self.workdir = keep or Path(tempfile.mkdtemp(prefix="efuda-bench-"))
+        self.workdir.mkdir(parents=True, exist_ok=True)
+
+    def template(self) -> Path:
+        return self.workdir / "template.sqlite3"
+
+    def copy(self, size: int) -> Path:
+        path = self.workdir / f"bench-{size}.sqlite3"
+        shutil.copyfile(self.template(), path)
+        return path
+
+    def settings(self, path: Path) -> dict:
+        return _sqlite(path)
+
+    def cleanup(self) -> None:
+        if not self.keep:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+class _PostgresStore:
+    """Synthetic clubs in throwaway databases on the configured PostgreSQL server; the
+    configured database itself is never touched."""
+
+    def __init__(self, original: dict, keep: bool):
+        self.original = original
+        self.keep = keep
+        self.prefix = f"efuda_bench_{uuid.uuid4().hex[:8]}"
+        self.names: list[str] = []
+
+    def _admin(self, sql: str) -> None:
+        import psycopg
+
+        o = self.original
+        with psycopg.connect(
+            dbname="postgres", user=o["USER"], password=o["PASSWORD"], host=o["HOST"] or None,
+            port=o["PORT"] or None, autocommit=True,
+        ) as conn:  # fmt: skip
+            conn.execute(sql)
+
+    def template(self) -> str:
+        name = f"{self.prefix}_template"
+        self._admin(f'CREATE DATABASE "{name}"')
+        self.names.append(name)
+        return name
+
+    def copy(self, size: int) -> str:
+        name = f"{self.prefix}_{size}"
+        self._admin(f'CREATE DATABASE "{name}" TEMPLATE "{self.prefix}_template"')
+        self.names.append(name)
+        return name
+
+    def settings(self, name: str) -> dict:
+        return {**self.original, "NAME": name, "CONN_MAX_AGE": 0, "OPTIONS": {}}
+
+    def cleanup(self) -> None:
+        if self.keep:
+            return
+        for name in reversed(self.names):
+            self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 class Command(BaseCommand):
     help = "Build synthetic clubs of the given sizes (score lines) and time the main pages."
 
@@ -291,50 +361,72 @@ class Command(BaseCommand):
             "--rounds", type=int, default=3, help="measuring rounds, each over every size in turn"
         )
         parser.add_argument(
+            "--database",
+            choices=("sqlite", "postgresql"),
+            default="sqlite",
+            help="sqlite: throwaway files; postgresql: throwaway databases on the server "
+            "DATABASE_URL names (what production uses)",
+        )
+        parser.add_argument(
             "--keep",
             metavar="DIR",
             help="keep the synthetic databases in DIR instead of deleting them",
         )
 
-    def handle(self, *args, sizes, json, repeat, pdf_repeat, rounds, keep=None, **options):
+    def handle(
+        self,
+        *args,
+        sizes,
+        json,
+        repeat,
+        pdf_repeat,
+        rounds,
+        keep=None,
+        database="sqlite",
+        **options,
+    ):
         try:
             numbers = [int(s) for s in sizes.split(",") if s.strip()]
         except ValueError:
             raise CommandError("--sizes takes whole numbers separated by commas") from None
         if not numbers or min(numbers) < 50:
             raise CommandError("each size must be at least 50 score lines")
-        workdir = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="efuda-bench-"))
-        workdir.mkdir(parents=True, exist_ok=True)
         original = dict(connections.settings["default"])
+        if database == "postgresql":
+            if original["ENGINE"] != "django.db.backends.postgresql":
+                raise CommandError(
+                    "--database postgresql needs DATABASE_URL pointing at a PostgreSQL server "
+                    "(the bench creates and drops its own throwaway databases there)"
+                )
+            store = _PostgresStore(original, keep=bool(keep))
+        else:
+            store = _SqliteStore(Path(keep) if keep else None)
         try:
             with override_settings(DEBUG=False):
-                template = workdir / "template.sqlite3"
-                self._use(template)
+                self._use(store.settings(store.template()))
                 call_command("migrate", verbosity=0, interactive=False)
                 self._use(None)
                 prepared = []
                 for size in numbers:
-                    path = workdir / f"bench-{size}.sqlite3"
-                    shutil.copyfile(template, path)
-                    self._use(path)
-                    prepared.append((size, path, self._build(size)))
+                    target = store.settings(store.copy(size))
+                    self._use(target)
+                    prepared.append((size, target, self._build(size)))
                     self._use(None)
                 self._measure_all(
                     prepared, json_lines=json, repeat=repeat, pdf_repeat=pdf_repeat, rounds=rounds
                 )
         finally:
             self._restore(original)
-            if not keep:
-                shutil.rmtree(workdir, ignore_errors=True)
+            store.cleanup()
 
     # --- database switching -------------------------------------------------------------
-    def _use(self, path: Path | None) -> None:
-        """Point the default connection at ``path`` (None: just close it)."""
+    def _use(self, target: dict | None) -> None:
+        """Point the default connection at ``target`` settings (None: just close it)."""
         connections["default"].close()
-        if path is None:
+        if target is None:
             return
         settings_dict = connections.settings["default"]
-        settings_dict.update(_sqlite(path))
+        settings_dict.update(target)
         del connections["default"]
 
     def _restore(self, original: dict) -> None:
@@ -350,10 +442,24 @@ class Command(BaseCommand):
         with transaction.atomic():
             club, user, lines = Builder(size).build()
         with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":  # rows were inserted with their ids
+                from django.apps import apps
+                from django.core.management.color import no_style
+
+                models = apps.get_app_config("tournaments").get_models()
+                for sql in connection.ops.sequence_reset_sql(no_style(), list(models)):
+                    cursor.execute(sql)
             cursor.execute("ANALYZE")
         self.stderr.write(
             f"size {size}: built {lines} score lines in {time.perf_counter() - started:.1f} s"
         )
+        for game in ("napoleon", "daifugo"):  # the ratings a club this size has stored
+            started = time.perf_counter()
+            with transaction.atomic():
+                ratings_replay(club_id=club.pk, game=game)
+            self.stderr.write(
+                f"size {size}: ratings replay ({game}) {time.perf_counter() - started:.1f} s"
+            )
         return {"username": user.get_username(), **self._urls(club)}
 
     def _measure_all(
@@ -364,21 +470,23 @@ class Command(BaseCommand):
         timings: dict[tuple, list[float]] = defaultdict(list)
         queries: dict[tuple, int] = {}
         clients = {}
-        for size, path, urls in prepared:
-            self._use(path)
+        anonymous = {size: Client() for size, _target, _urls in prepared}
+        for size, target, urls in prepared:
+            self._use(target)
             clients[size] = Client()
             clients[size].force_login(_user(urls["username"]))
             self._use(None)
         for _round in range(rounds):
             for step in STEPS:
                 runs = pdf_repeat if step == "session_pdf" else repeat
-                for size, path, urls in prepared:
-                    self._use(path)
-                    times, count = self._measure(clients[size], step, urls, runs)
+                for size, target, urls in prepared:
+                    self._use(target)
+                    client = anonymous[size] if step in ANONYMOUS_STEPS else clients[size]
+                    times, count = self._measure(client, step, urls, runs)
                     timings[(size, step)] += times
                     queries[(size, step)] = count
                     self._use(None)
-        for size, _path, _urls in prepared:
+        for size, _target, _urls in prepared:
             for step in STEPS:
                 median = statistics.median(timings[(size, step)])
                 row = {
@@ -424,15 +532,18 @@ class Command(BaseCommand):
             rules_snapshot=last.rules_snapshot,
         )
         return {
-            "record_url": reverse("deal_new", kwargs={"club": club.slug, "pk": today.pk}),
+            "record_url": reverse("deal_new", kwargs={"club_slug": club.slug, "pk": today.pk}),
             "seats": seats,
-            "session_page": reverse("session_detail", kwargs={"club": club.slug, "pk": last.pk}),
+            "session_page": reverse(
+                "session_detail", kwargs={"club_slug": club.slug, "pk": last.pk}
+            ),
             "standings_month": reverse(
                 "standings_month", args=[club.slug, "napoleon", month.year, f"{month.month:02d}"]
             ),
             "standings_all": reverse("standings_all", args=[club.slug, "napoleon"]),
             "player_page": reverse("player_detail", args=[club.slug, busiest]),
             "session_pdf": reverse("session_sheet_pdf", args=[club.slug, last.pk]),
+            "ratings_page": reverse("ratings", args=[club.slug, "napoleon"]),
         }
 
     def _record_post(self, urls: dict, i: int) -> dict:
@@ -441,7 +552,7 @@ class Command(BaseCommand):
             "seats": [str(s) for s in seats], "napoleon": str(seats[i % 5]), "bid": "13",
             "trump": "S", "called_suit": "H", "called_rank": "A",
             "adjutant": str(seats[(i + 1) % 5]), "honours": str(10 + i % 8), "discarded": "0",
-            "action": "save", "submission_key": uuid.uuid4().hex,
+            "action": "save", "client_id": str(uuid.uuid4()),
         }  # fmt: skip
 
     def _measure(self, client: Client, step: str, urls: dict, runs: int):
@@ -453,7 +564,7 @@ class Command(BaseCommand):
                     response = client.post(urls["record_url"], self._record_post(urls, i))
                     ok = response.status_code == 302
                 else:
-                    response = client.get(urls[step])
+                    response = client.get(urls[ANONYMOUS_STEPS.get(step, step)])
                     ok = response.status_code == 200
                 elapsed = (time.perf_counter() - start) * 1000
             if not ok:

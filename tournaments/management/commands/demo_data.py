@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from scoring.cards import SUITS
 from tournaments.models import Club, Deal, Game, GameSession, Role, ScoreLine
+from tournaments.selectors.rulesets import session_rules
 from tournaments.services.clubs import club_create, membership_set
 from tournaments.services.deals import deal_record
 from tournaments.services.players import player_get_or_create
@@ -124,7 +125,7 @@ def build_demo(*, today: datetime.date) -> tuple[Club, int]:
 
 
 def _napoleon(rng: random.Random, seats: list[str], session: GameSession) -> dict:
-    rules = session.ruleset.to_rules()
+    rules = session_rules(session)
     if rng.random() < 0.06:
         return {"seats": seats, "napoleon": None, "redeal": True}
     low, high = rules.bids[len(seats)]
