@@ -70,7 +70,7 @@ def world():
 def _posts(world, data) -> list[tuple[str, dict]]:
     """(url, form data) for every form that writes and has numbers in it."""
     o = world.objects
-    club = o["club"]
+    club = o["club_slug"]
     seats = [str(v) for v in data.draw(st.lists(NUMBER, min_size=0, max_size=6))]
     napoleon = {
         "seats": seats, "napoleon": data.draw(NUMBER), "bid": data.draw(NUMBER),
@@ -115,13 +115,13 @@ def test_any_number_in_any_form_never_gives_500(client, world, data):
         response = client.post(url, post)
         assert response.status_code < 500, (url, post, response.status_code)
     # Standings take a minimum number of deals from the query string.
-    url = reverse("standings_all", args=[world.objects["club"], "napoleon"])
+    url = reverse("standings_all", args=[world.objects["club_slug"], "napoleon"])
     assert client.get(url, {"min": data.draw(NUMBER)}).status_code == 200
 
 
 def test_session_dates_far_away_are_refused_or_stored(client, world):
     client.force_login(world.owner)
-    url = reverse("session_new", args=[world.objects["club"]])
+    url = reverse("session_new", args=[world.objects["club_slug"]])
     for day in ("0001-01-01", "9999-12-31", "10000-01-01", "0000-00-00"):
         response = client.post(url, {"date": day, "table": f"D{day[:2]}", "ruleset": "1"})
         assert response.status_code < 500, day
