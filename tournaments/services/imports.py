@@ -714,11 +714,11 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
     progress("writing", total, total)
     plan = _prepare(club, game, scored, resolved, names, ids, user)
     _write(club, game, plan)
-    # Ratings are derived from the whole history: replayed once, after the import committed,
-    # in a transaction of their own (a failure leaves them to the next replay, never the deals).
+    # Ratings are derived from the whole history: replayed once, after the import committed
+    # (computed holding no lock, written in a transaction of their own; a failure leaves them
+    # to the next replay, never the deals).
     progress("ratings", total, total)
-    with transaction.atomic():
-        ratings_replay(club_id=club.pk, game=game)
+    ratings_replay(club_id=club.pk, game=game)
     progress("done", total, total)
     label = (
         gettext(ENCODING_LABELS[source.kind]) % {"sheet": source.sheet}

@@ -125,9 +125,33 @@ def _learn_one(deal: Deal) -> bool:
     return True
 
 
-@transaction.atomic
 def ratings_replay(*, club_id: int, game: str) -> RatingState:
-    """Recompute the club's ratings in ``game`` from its whole history, in order."""
+    """Recompute the club's ratings in ``game`` from its whole history, in order.
+
+    Called outside a transaction (after an import), the ratings are computed first, holding no
+    lock, and only written in a transaction; if the club's score lines changed meanwhile they
+    are computed again inside it."""
+    if connection.in_atomic_block:
+        return _replay_write(club_id, game, _replay_compute(club_id, game))
+    computed = _replay_compute(club_id, game)
+    with transaction.atomic():
+        if _fingerprint(club_id, game) != computed["fingerprint"]:
+            computed = _replay_compute(club_id, game)
+        return _replay_write(club_id, game, computed)
+
+
+def _fingerprint(club_id: int, game: str) -> tuple:
+    from django.db.models import Count, Max
+
+    from ..models import ScoreLine
+
+    found = ScoreLine.objects.filter(club_id=club_id, game=game).aggregate(n=Count("id"),
+                                                                           m=Max("id"))  # fmt: skip
+    return (found["n"], found["m"])
+
+
+def _replay_compute(club_id: int, game: str) -> dict:
+    fingerprint = _fingerprint(club_id, game)
     params = params_for(game)
     rater = Rater(params)
     history: list[tuple] = []
@@ -143,6 +167,13 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
             seen[0] += 1
             seen[1] = date
             history.append((club_id, game, player_id, deal_id, seen[0], date, mu, sigma))
+    return {"fingerprint": fingerprint, "params": params, "rater": rater, "history": history,
+            "counts": counts, "deals": deals, "last": last}  # fmt: skip
+
+
+def _replay_write(club_id: int, game: str, computed: dict) -> RatingState:
+    params, rater, history = computed["params"], computed["rater"], computed["history"]
+    counts, deals, last = computed["counts"], computed["deals"], computed["last"]
     RatingHistory.objects.filter(club_id=club_id, game=game).delete()
     Rating.objects.filter(club_id=club_id, game=game).delete()
     _insert(
