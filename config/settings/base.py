@@ -36,8 +36,20 @@ INSTALLED_APPS = [
     "django_tables2",
     "simple_history",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "tournaments",
 ]
+
+# Background imports (django-tasks): the database backend keeps the queue in efuda's own
+# database, so no other server is needed; ``manage.py db_worker`` runs the tasks.
+TASKS = {
+    "default": {
+        "BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+    }
+}
+# Uploads of more lines than this are imported in the background, with a progress bar.
+IMPORT_BACKGROUND_LINES = int(os.environ.get("IMPORT_BACKGROUND_LINES", "2000"))
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -27,8 +27,10 @@ def test_shift_jis_csv_imports_like_utf8_and_says_so(club):
     assert "太郎" in set(Player.objects.filter(club=club).values_list("name", flat=True))
 
 
-@pytest.mark.parametrize(("encoding", "label"), [("utf-8", "UTF-8"),
-                                                 ("utf-8-sig", "UTF-8 with a byte-order mark")])  # fmt: skip
+UTF8 = [("utf-8", "UTF-8"), ("utf-8-sig", "UTF-8 with a byte-order mark")]
+
+
+@pytest.mark.parametrize(("encoding", "label"), UTF8)
 def test_utf8_is_tried_first(club, encoding, label):
     report = results_import(club=club, file=_sample("daifugo.csv").encode(encoding))
     assert report.source == label
@@ -62,7 +64,8 @@ def _daifugo_rows():
     header = ["date", "table", "rules", "order", "forbidden"]
     # Excel keeps dates as dates and numbers as numbers; both are read as the CSV would be.
     return [header,
-            [datetime.datetime(2026, 11, 20), "A", "daifugo-common", "太郎;花子;Ken;ゆき;Sam", None],
+            [datetime.datetime(2026, 11, 20), "A", "daifugo-common", "太郎;花子;Ken;ゆき;Sam",
+             None],
             [datetime.date(2026, 11, 20), "A", "daifugo-common", "Ken;太郎;Sam;花子;ゆき", ""],
             ["2026-11-20", "A", "daifugo-common", "Sam;Ken;花子;ゆき;太郎", "Sam"]]  # fmt: skip
 

@@ -37,4 +37,9 @@ urlpatterns = [
     ),
     # CSV import of results: tournaments/views/imports.py.
     path("c/<slug:club_slug>/manage/import/", imports.results_import_view, name="manage_import"),
+    path(
+        "c/<slug:club_slug>/manage/import/<id:job_id>/",
+        imports.import_job_view,
+        name="manage_import_job",
+    ),
 ]
