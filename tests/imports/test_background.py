@@ -67,7 +67,7 @@ def test_a_running_job_polls_for_its_progress_with_htmx(client, club, users):
     client.force_login(users["owner"])
     url = reverse("manage_import_job", args=[club.slug, job.pk])
     page = client.get(url).content.decode()
-    assert 'hx-get="%s"' % url in page and 'hx-trigger="every 1s"' in page
+    assert f'hx-get="{url}"' in page and 'hx-trigger="every 1s"' in page
     assert '<progress id="import-progress" max="100" value="42">' in page
     fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
     assert fragment.lstrip().startswith('<section id="import-job"')
