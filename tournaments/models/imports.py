@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .clubs import Club
 
@@ -15,10 +16,10 @@ class ImportJob(models.Model):
     language; ``report`` the counts of a successful import."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", _("waiting")
-        RUNNING = "running", _("importing")
-        DONE = "done", _("imported")
-        FAILED = "failed", _("nothing imported")
+        QUEUED = "queued", pgettext_lazy("import status", "waiting")
+        RUNNING = "running", pgettext_lazy("import status", "importing")
+        DONE = "done", pgettext_lazy("import status", "imported")
+        FAILED = "failed", pgettext_lazy("import status", "nothing imported")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="import_jobs")
     created_by = models.ForeignKey(
