@@ -2,7 +2,6 @@
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from .clubs import Club
