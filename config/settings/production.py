@@ -75,7 +75,7 @@ def axes_client_ip(request) -> str | None:
     return request.META.get("HTTP_X_REAL_IP") or request.META.get("REMOTE_ADDR")
 
 
-AXES_CLIENT_IP_CALLABLE = axes_client_ip
+AXES_CLIENT_IP_CALLABLE = axes_client_ip  # allauth's rate limits use it too (tournaments.accounts)
 
 ADMINS = [(addr.split("@")[0], addr) for addr in env_list("ADMIN_EMAILS")]
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "efuda@localhost")

@@ -118,8 +118,9 @@
       return response.text();
     }).then(function (html) {
       s.busy = false;
-      s.failed = false;
-      if (html !== null) apply(form, html, key, adding);
+      // A reply without the form (a login page after the session expired) is a failure too:
+      // nothing is changed and nothing is asked again until the next change.
+      s.failed = html !== null && apply(form, html, key, adding) === "unusable";
       after(form);
     }, function () {
       s.busy = false;
@@ -147,11 +148,11 @@
   /* Morph the server's form into ours, if ours still holds the state that was sent. */
   function apply(form, html, key, adding) {
     var s = state(form);
-    if (stateKey(form) !== key) return; // stale: the newer state is sent next
+    if (stateKey(form) !== key) return "stale"; // the newer state is sent next
     var holder = document.createElement("template");
     holder.innerHTML = html;
-    var fresh = holder.content.querySelector("form");
-    if (!fresh) return;
+    var fresh = holder.content.querySelector("form#" + form.id) || holder.content.querySelector("form");
+    if (!fresh || !fresh.querySelector("#preview")) return "unusable";
     var newPlayer = form.querySelector("input[name=new_player]");
     var typedName = newPlayer ? newPlayer.value : "";
     var content = document.createDocumentFragment();
@@ -170,6 +171,7 @@
     // The server may have normalised the form (an unseated Napoleon is no longer a choice):
     // then the state differs from what was previewed, and after() previews it again.
     if (form.querySelector(".field-error") && adding) showProblems(form);
+    return "applied";
   }
 
   // ---- Seats in the order they were tapped ---------------------------------------------------
@@ -273,21 +275,32 @@
     selects.forEach(function (select, i) { select.value = order[i] || ""; });
   }
 
+  var autoLabel = ""; // the server's word for a last finisher placed automatically
+
   function syncTaps(form) {
     var fields = {};
-    Array.prototype.forEach.call(form.querySelectorAll("[data-tap-player]"), function (button) {
+    var buttons = form.querySelectorAll("[data-tap-player]");
+    Array.prototype.forEach.call(form.querySelectorAll("[data-tap-player] .n.auto"), function (b) {
+      autoLabel = b.textContent;
+    });
+    Array.prototype.forEach.call(buttons, function (button) {
       var field = tapField(button);
       if (!fields[field]) fields[field] = orderOf(form, field);
-      var place = fields[field].indexOf(button.getAttribute("data-tap-player"));
+      var order = fields[field];
+      var place = order.indexOf(button.getAttribute("data-tap-player"));
+      // All but one placed: the last one is placed for the scorekeeper (shown, not pressed).
+      var auto = place < 0 && order.length > 0 && order.length === buttons.length - 1;
       button.disabled = false;
       button.setAttribute("aria-pressed", place >= 0 ? "true" : "false");
+      button.classList.toggle("placed", place >= 0 || (auto && Boolean(autoLabel)));
       var badge = button.querySelector(".n");
       if (!badge) {
         badge = document.createElement("b");
         badge.className = "n";
         button.insertBefore(badge, button.firstChild);
       }
-      badge.textContent = place >= 0 ? String(place + 1) : "";
+      badge.classList.toggle("auto", auto && Boolean(autoLabel));
+      badge.textContent = place >= 0 ? String(place + 1) : (auto ? autoLabel : "");
     });
     Array.prototype.forEach.call(form.querySelectorAll("ol.order-list"), function (list) {
       var field = list.getAttribute("data-tap-field") || "order";
@@ -371,11 +384,26 @@
 
   // ---- After a refused save: the first problem in view and focused --------------------------
 
-  function firstControl(area) {
-    return area.querySelector(
-      "input:checked:not([type=hidden]), input:not([type=hidden]):not([disabled]), " +
-      "select:not([disabled]), textarea, button:not([disabled])"
+  function shown(node) {
+    return !node.disabled && node.getClientRects().length > 0;
+  }
+
+  /* The control a problem is about: the input just before its message in the same area (for
+     a group of taps, its chosen one or its first), else the area's first input or button. */
+  function problemControl(area, problem) {
+    var inputs = Array.prototype.filter.call(
+      area.querySelectorAll("input:not([type=hidden]), select, textarea"), shown
     );
+    var before = problem ? inputs.filter(function (i) {
+      return problem.compareDocumentPosition(i) & Node.DOCUMENT_POSITION_PRECEDING;
+    }) : [];
+    var pick = before.length ? before[before.length - 1] : inputs[0];
+    if (pick && (pick.type === "radio" || pick.type === "checkbox")) {
+      var group = inputs.filter(function (i) { return i.name === pick.name; });
+      pick = group.filter(function (i) { return i.checked; })[0] || group[0];
+    }
+    if (pick) return pick;
+    return Array.prototype.filter.call(area.querySelectorAll("button, [tabindex]"), shown)[0];
   }
 
   function showProblems(form) {
@@ -385,7 +413,7 @@
     var area = null;
     if (problem) {
       area = problem.closest("fieldset, .field, label") || problem.parentNode;
-      target = firstControl(area) || problem;
+      target = problemControl(area, problem) || problem;
     } else if (summary) {
       area = summary;
       target = summary;
@@ -398,9 +426,24 @@
     target.focus({ preventScroll: true });
   }
 
+  // A link of the error summary moves to its field and focuses the field's first control.
+  function summaryLink(link) {
+    var target = document.getElementById(link.getAttribute("href").slice(1));
+    if (!target) return false;
+    target.scrollIntoView({ block: "center" });
+    var control = target.matches("input, select, textarea, button") ? target : problemControl(target, null);
+    (control || target).focus({ preventScroll: true });
+    return true;
+  }
+
   // ---- Listeners (delegated: nothing to rebind after a morph) --------------------------------
 
   document.addEventListener("click", function (event) {
+    var link = event.target.closest(".error-summary a[href^='#'], [data-error-summary] a[href^='#']");
+    if (link && summaryLink(link)) {
+      event.preventDefault();
+      return;
+    }
     var form = liveForm(event.target);
     if (!form) return;
     var button = event.target.closest("[data-step]");
@@ -497,6 +540,16 @@
   });
   document.addEventListener("DOMContentLoaded", function () {
     Array.prototype.forEach.call(document.querySelectorAll(FORM), setUp);
+  });
+  // The connection is back: previews that failed are asked again.
+  window.addEventListener("online", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(FORM), function (form) {
+      if (state(form).failed) {
+        state(form).failed = false;
+        state(form).shown = null;
+        schedule(form, 0);
+      }
+    });
   });
   // Back/forward cache: a page shown again may Save again only through a fresh tap.
   window.addEventListener("pageshow", function (event) {

@@ -1,4 +1,4 @@
-"""The import service: valid files score as RULES.md says; any bad row imports nothing."""
+"""The import service: valid files score as docs/rules.md says; any bad row imports nothing."""
 
 import pytest
 
@@ -46,7 +46,7 @@ def test_napoleon_sample_scores_as_rules_md(club):
     assert summary == ("napoleon", 6, 1, 2)
     assert report.players_created == 9
     deals = points_by_deal(club)
-    # napoleon-wiki, 5 players, flat 2 / 1 / 1; discards count for nobody (RULES.md).
+    # napoleon-wiki, 5 players, flat 2 / 1 / 1; discards count for nobody (docs/rules.md).
     assert deals[0] == {"太郎": 2, "花子": 1, "Ken": -1, "ゆき": -1, "Sam": -1}  # 14 >= 13
     assert deals[1] == {"Ken": -2, "ゆき": -1, "太郎": 1, "花子": 1, "Sam": 1}  # 10 < 12, +2 lost
     assert deals[2] == {}  # redeal: no score lines

@@ -170,7 +170,7 @@ def test_daifugo_miyako_ochi_and_rescoring_later_rounds(daifugo_session, players
     )
     assert lines_of(r2) == {int(k): v for k, v in expected.points.items()}
     # Correct round 1 so that b was 大富豪: round 2 is re-scored without 都落ち.
-    deal_update(deal=r1, data={"order": [b, a, c, d], "forbidden": []})
+    deal_update(deal=r1, data={"order": [b, a, c, d], "forbidden": []}, version=r1.version)
     r2.refresh_from_db()
     assert r2.outcome["miyako_ochi"] is None and r2.data["previous_daifugo"] == str(b)
     assert lines_of(r2)[a] == 1

@@ -2,10 +2,12 @@
 history; edits, deletes, restores, back-dated deals and imports replay; redeals rate nothing."""
 
 import datetime
+import io
 import random
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from ratings.engine import NAPOLEON, Rater
 from tests import factories
@@ -28,7 +30,8 @@ def napoleon_data(seats, rng, *, redeal=False):
     return {
         "seats": seats, "napoleon": nap, "bid": rng.choice([12, 13, 14, 15]),
         "trump": "S", "called": "SA" if not solo else "HA", "adjutant": adjutant,
-        "honours": rng.randint(6, 20), "discarded": 0, "last_trick": None, "redeal": False,
+        "solo": solo, "honours": rng.randint(6, 20), "discarded": 0, "last_trick": None,
+        "redeal": False,
     }  # fmt: skip
 
 
@@ -74,11 +77,13 @@ def napoleon_club(club, players, napoleon_session):
     return club, deals
 
 
-def test_incremental_equals_replay_and_redeals_rate_nothing(napoleon_club):
+def test_incremental_equals_replay_and_redeals_rate_nothing(napoleon_club, monkeypatch):
     club, deals = napoleon_club
     incremental = snapshot(club, "napoleon")
     assert incremental[2][0] == 13  # 14 deals, one redeal
     assert not RatingHistory.objects.filter(deal=deals[3]).exists()
+    # history rows are written in batches while the score lines are still being read
+    monkeypatch.setattr("tournaments.services.ratings.FLUSH_ROWS", 7)
     ratings_replay(club_id=club.pk, game="napoleon")
     assert_same(incremental, snapshot(club, "napoleon"))
     # and both equal the pure maths over the same events
@@ -94,7 +99,7 @@ def test_editing_a_deal_rerates_the_club(napoleon_club):
     before = snapshot(club, "napoleon")
     data = dict(deals[1].data)
     data["honours"] = 20 if data["honours"] < data["bid"] else 0  # flip who won
-    deal_update(deal=deals[1], data=data)
+    deal_update(deal=deals[1], data=data, version=deals[1].version)
     after = snapshot(club, "napoleon")
     assert after[0] != before[0]
     ratings_replay(club_id=club.pk, game="napoleon")
@@ -147,3 +152,20 @@ def test_an_import_replays_once_and_equals_replay(club):
         assert imported[2][0] > 0
         ratings_replay(club_id=club.pk, game=game)
         assert_same(imported, snapshot(club, game))
+
+
+def test_a_club_recorded_before_ratings_existed_is_replayed_on_its_next_deal(napoleon_club):
+    club, deals = napoleon_club
+    full = snapshot(club, "napoleon")
+    RatingState.objects.filter(club=club).delete()
+    Rating.objects.filter(club=club).delete()
+    RatingHistory.objects.filter(club=club).delete()
+    out = io.StringIO()
+    call_command("ratings_rebuild", club=club.slug, stdout=out)
+    assert "napoleon: 13 deals rated" in out.getvalue()
+    assert_same(full, snapshot(club, "napoleon"))
+    RatingState.objects.filter(club=club).delete()  # as before the upgrade: no state at all
+    rng = random.Random(3)
+    deal_record(session=deals[0].session, data=napoleon_data(deals[0].data["seats"], rng))
+    assert RatingState.objects.get(club=club, game="napoleon").deals == 14
+    assert RatingHistory.objects.filter(club=club).values("deal").distinct().count() == 14

@@ -196,7 +196,7 @@ def test_session_page_running_totals_and_winner(client, napoleon_session, player
     seats = [p.id for p in players[:5]]
     base = {"seats": seats, "bid": 13, "trump": "H", "discarded": 0, "honours": 14}
     deal_record(session=napoleon_session, data=dict(base, napoleon=seats[0], adjutant=seats[1]))
-    deal_record(session=napoleon_session, data=dict(base, napoleon=seats[2], adjutant=None))
+    deal_record(session=napoleon_session, data=dict(base, napoleon=seats[2], solo=True))
     client.force_login(users["member"])
     html = client.get(
         reverse("session_detail", args=[napoleon_session.club.slug, napoleon_session.pk])
@@ -214,8 +214,9 @@ def test_daifugo_round_preview_and_save(keeper, daifugo_session, players):
     a, b, c, d = (p.id for p in players[:4])
     url = reverse("round_new", args=[daifugo_session.club.slug, daifugo_session.pk])
     html = keeper.get(url).content.decode()
-    assert 'select name="order"' in html and "data-tap-player" in html
+    assert 'name="players"' in html  # the first round: tick who plays
     data = {
+        "players": [a, b, c, d],
         "order": [a, b, c, d, ""],
         "forbidden": [b],
         "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b00d1",
@@ -227,7 +228,12 @@ def test_daifugo_round_preview_and_save(keeper, daifugo_session, players):
     assert "leads the next round" in html or "次" in html
     data["action"] = "save"
     assert keeper.post(url, data).status_code == 302
+    html = keeper.get(url).content.decode()  # the table of the round before, ticked
+    assert 'select name="order"' in html and "data-tap-player" in html
+    for player in (a, b, c, d):
+        assert f'name="players" value="{player}" checked' in html
     data = {
+        "players": [a, b, c, d],
         "order": [b, c, d, a],
         "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b00d2",
         "action": "preview",
@@ -303,7 +309,7 @@ def test_edit_an_earlier_daifugo_round_previews_with_its_own_predecessor(
     assert 'name="version" value="1"' in html
     assert html.count("selected") >= 4  # the stored order fills the numbered selects
     # Round 2 follows round 1 (大富豪 a), not round 3 (大富豪 c): a falls by 都落ち.
-    data = {"order": [b, a, c, d], "version": 1, "action": "preview"}
+    data = {"players": [a, b, c, d], "order": [b, a, c, d], "version": 1, "action": "preview"}
     html = keeper.post(reverse("deal_edit", args=[slug, second.pk]), data).content.decode()
     assert f'data-player="{a}">-2<' in html and "都落ち" in html
     data["action"] = "save"
@@ -327,5 +333,5 @@ def test_joker_refused_beside_called_card(keeper, napoleon_session, players):
         new_url(napoleon_session),
         post_data(players, called_suit="JK", called_rank="", action="save"),
     ).content.decode()
-    called_block = html.split("<legend>")[4]  # seats, napoleon, bid, called card
+    called_block = html.split('id="field-called_suit"')[1].split("</fieldset>")[0]
     assert "field-error" in called_block and not Deal.objects.exists()

@@ -1,5 +1,6 @@
 """efuda's data model. Import models from here: ``from tournaments.models import Deal``."""
 
+from .accounts import ClaimStatus, Invitation, PlayerClaim, PlayerMerge
 from .clubs import Club, ClubRuleSet, Membership, Player, Role, normalise_name
 from .events import (  # noqa: E501
     Adjustment,
@@ -18,6 +19,10 @@ from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggr
 from .ratings import Rating, RatingHistory, RatingState
 
 __all__ = [
+    "ClaimStatus",
+    "Invitation",
+    "PlayerClaim",
+    "PlayerMerge",
     "Adjustment",
     "ConfirmationState",
     "DealConfirmation",

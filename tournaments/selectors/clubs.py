@@ -1,13 +1,24 @@
-"""The club home page: this month's leaders, latest sessions, upcoming tournaments."""
+"""Clubs: the ones a visitor may see, a club's home page (this month's leaders, latest
+sessions, upcoming tournaments) and what its owners manage."""
 
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import Count
+from django.db.models import Count, Q, QuerySet
 
-from ..models import Club, Deal, Game, GameSession, Role, Tournament
+from ..models import (
+    Club,
+    ClubRuleSet,
+    Deal,
+    Game,
+    GameSession,
+    Membership,
+    Player,
+    Role,
+    Tournament,
+)
 from ..permissions import has_role
 from .standings import Period, StandingRow, leaders
 
@@ -22,6 +33,38 @@ class ClubHome:
     leaders: dict[str, list[StandingRow]] = field(default_factory=dict)
     sessions: list[GameSession] = field(default_factory=list)
     tournaments: list[Tournament] = field(default_factory=list)
+
+
+def clubs_visible(*, user) -> QuerySet[Club]:
+    """The clubs on the front page: public ones, the user's own, every club for site staff."""
+    if getattr(user, "is_superuser", False):
+        clubs = Club.objects.all()
+    elif getattr(user, "is_authenticated", False):
+        clubs = Club.objects.filter(Q(is_public=True) | Q(memberships__user=user)).distinct()
+    else:
+        clubs = Club.objects.filter(is_public=True)
+    return clubs.order_by("name")
+
+
+@dataclass
+class ClubAdmin:
+    """What a club's owners manage: its members (with their users), players and rule sets."""
+
+    memberships: list[Membership]
+    players: list[Player]
+    rulesets: list[ClubRuleSet]
+
+
+def club_admin(*, club: Club) -> ClubAdmin:
+    return ClubAdmin(
+        memberships=list(club.memberships.select_related("user").order_by("user__username")),
+        players=list(club.players.order_by("-active", "name")),
+        rulesets=club_rulesets(club=club),
+    )
+
+
+def club_rulesets(*, club: Club) -> list[ClubRuleSet]:
+    return list(ClubRuleSet.objects.filter(club=club).order_by("code"))
 
 
 def upcoming_tournaments(*, club: Club, user, today: datetime.date) -> list[Tournament]:

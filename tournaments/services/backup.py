@@ -9,7 +9,8 @@ Every further line is one object as Django's ``python`` serializer writes it (``
 ``fields``), foreign keys to content types and permissions by natural key, everything else by
 primary key, so restored rows keep their ids (links, bookmarks and history stay valid).
 
-What is in it: users and groups, the admin log, and every model of the project's own apps —
+What is in it: users and groups, their e-mail addresses and LINE links, the admin log, and every
+model of the project's own apps —
 clubs, memberships, players, rule sets, sessions, deals, score lines, aggregates, tournaments —
 including the django-simple-history tables. Not in it: sessions (people log in again), login
 attempts (django-axes), content types and permissions (``migrate`` creates them).
@@ -45,7 +46,14 @@ CHUNK = 1000
 
 # Framework models that hold club data; everything else outside the project is either created
 # by ``migrate`` (content types, permissions) or transient (sessions, login attempts).
-_FRAMEWORK_MODELS = ("auth.Group", "auth.User", "admin.LogEntry")
+_FRAMEWORK_MODELS = (
+    "auth.Group",
+    "auth.User",
+    "admin.LogEntry",
+    # allauth: verified addresses (password reset, login by e-mail) and LINE links.
+    "account.EmailAddress",
+    "socialaccount.SocialAccount",
+)
 
 
 class BackupError(Exception):

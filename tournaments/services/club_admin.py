@@ -37,13 +37,16 @@ def member_add(*, club: Club, username: str, role: str) -> Membership:
         raise _fail("username", "user_unknown", username=(username or "").strip())
     existing = Membership.objects.filter(club=club, user=user).first()
     if existing is not None:
-        return member_set_role(membership=existing, role=role)
+        return membership_role_change(membership=existing, role=role)
     return Membership.objects.create(club=club, user=user, role=role)
 
 
 @transaction.atomic
-def member_set_role(*, membership: Membership, role: str) -> Membership:
+def membership_role_change(*, membership: Membership, role: str) -> Membership:
+    """Change a member's role; the membership's history keeps who changed it, and when."""
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    if membership.role == role:
+        return membership
     if membership.role == Role.OWNER and role != Role.OWNER:
         if not _owners_left(membership.club, without=membership):
             raise _fail("role", "last_owner")

@@ -20,15 +20,13 @@ from .scoring_bridge import line_specs, line_values, outcome_dict, score
 
 
 def _check_players(session: GameSession, data: dict) -> None:
-    """Every player id in the input must be a player of the session's club."""
-    if session.game == Game.NAPOLEON:
-        seats = data.get("seats") or []
-        if isinstance(seats, (list, tuple)):
-            players_by_ids(club=session.club, ids=seats, field="seats")
-    else:
-        order = data.get("order") or []
-        if isinstance(order, (list, tuple)):
-            players_by_ids(club=session.club, ids=order, field="order")
+    """Every player id in the input must be a player of the session's club (a repeated id is
+    left in, so the scoring core refuses it as listed twice: never collapsed)."""
+    keys = ("seats",) if session.game == Game.NAPOLEON else ("order", "players")
+    for key in keys:
+        ids = data.get(key) or []
+        if isinstance(ids, (list, tuple)):
+            players_by_ids(club=session.club, ids=ids, field="order" if key == "players" else key)
 
 
 def _previous_daifugo(session: GameSession, before_seq: int | None) -> str | None:
@@ -50,10 +48,12 @@ def _normalise(session: GameSession, data: dict, seq: int | None) -> dict:
     return data
 
 
-def deal_preview(*, session: GameSession, data: dict):
-    """Score ``data`` as the session's next deal without writing anything."""
+def deal_preview(*, session: GameSession, data: dict, deal: Deal | None = None):
+    """Score ``data`` without writing anything: as the session's next deal, or, with ``deal``,
+    as that deal edited (a Daifugō round then sees the 大富豪 of the round before it, as
+    ``deal_update`` will: one query)."""
     _check_players(session, data)
-    data = _normalise(session, data, None)
+    data = _normalise(session, data, None if deal is None else deal.seq)
     return data, score(session.game, data, session_rules(session))
 
 
@@ -67,10 +67,9 @@ def _denormalised(session: GameSession, data: dict) -> dict:
             "redeal": session.game == Game.NAPOLEON,
         }
     adjutant = data.get("adjutant")
-    solo = adjutant in (None, "") or str(adjutant) == str(data.get("napoleon"))
     return {
         "napoleon_id": int(data["napoleon"]),
-        "adjutant_id": None if solo else int(adjutant),
+        "adjutant_id": None if data.get("solo") else int(adjutant),
         "bid": data.get("bid"),
         "trump": data.get("trump") or "",
         "redeal": False,
@@ -207,13 +206,16 @@ def _summary(deal: Deal) -> str:
 
 
 @transaction.atomic
-def deal_update(*, deal: Deal, data: dict, user=None, version: int | None = None) -> Deal:
+def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> Deal:
     """Re-score a deal with corrected input. ``version`` is the one the editor started from: if
-    someone else saved in between, the edit is refused with what they changed."""
+    someone else saved in between, the edit is refused with what they changed; an edit that
+    does not say which version it changes is refused too (it would overwrite blindly)."""
     deal = Deal.objects.select_for_update().select_related("session__club").get(pk=deal.pk)
     if deal.is_deleted:
         raise fail("__all__", "deal_deleted")
-    if version is not None and int(version) != deal.version:
+    if version is None or isinstance(version, bool):
+        raise fail("version", "version_missing")
+    if int(version) != deal.version:
         who = deal.updated_by.get_username() if deal.updated_by else "?"
         when = timezone.localtime(deal.updated_at).strftime("%Y-%m-%d %H:%M")
         raise fail("version", "deal_stale", user=who, time=when, summary=_summary(deal))

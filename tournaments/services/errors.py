@@ -15,6 +15,10 @@ MESSAGES = {
         "This deal was changed by %(user)s at %(time)s while you were editing it "
         "(now: %(summary)s). Reload it and make your change again."
     ),
+    "version_missing": N_(
+        "This change does not say which saved version of the deal it corrects, so it could "
+        "overwrite someone else's change. Open the deal again and make your change there."
+    ),
     "deal_deleted": N_("This deal has been deleted; restore it before editing."),
     "deal_not_deleted": N_("This deal is not deleted."),
     "client_id_invalid": N_(

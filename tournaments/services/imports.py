@@ -315,6 +315,13 @@ def _napoleon_values(cells: dict, names: _Names, errors: list) -> tuple[tuple, d
     except EfudaError as err:
         errors.append((err, "trump"))
     values["called"] = cells["called"].strip() or None
+    # The file format's own rule (docs/import-format.md): an empty adjutant, or the Napoleon's
+    # own name, means 独り立ち; the core is told so explicitly.
+    values["solo"] = values.get("adjutant") is None or values.get("adjutant") == values.get(
+        "napoleon"
+    )
+    if values["solo"]:
+        values["adjutant"] = None
     last = cells.get("last_trick", "").strip().lower()
     if last and last not in LAST_TRICK_SIDES:
         errors.append((_fail("last_trick", "last_trick_invalid", value=last), "last_trick"))
@@ -459,7 +466,8 @@ def _deal_data(game: str, row: _Row, ids: dict[str, int], ruleset: rules.RuleSet
         called = parse_card(called, "called", jokers=ruleset.jokers).code
     return {
         "seats": seats, "napoleon": key(v["napoleon"]), "bid": v["bid"], "trump": v["trump"],
-        "called": called, "adjutant": key(v["adjutant"]), "honours": v["honours"],
+        "called": called, "adjutant": key(v["adjutant"]), "solo": v["solo"],
+        "honours": v["honours"],
         "discarded": v["discarded"], "last_trick": v["last_trick"], "redeal": False,
     }  # fmt: skip
 
@@ -511,8 +519,8 @@ def _denormalised(game: str, data: dict) -> dict:
         return {"napoleon_id": None, "adjutant_id": None, "bid": None, "trump": "",
                 "redeal": game == Game.NAPOLEON}  # fmt: skip
     adjutant = data.get("adjutant")
-    solo = adjutant in (None, "") or str(adjutant) == str(data.get("napoleon"))
-    return {"napoleon_id": int(data["napoleon"]), "adjutant_id": None if solo else int(adjutant),
+    return {"napoleon_id": int(data["napoleon"]),
+            "adjutant_id": None if data.get("solo") else int(adjutant),
             "bid": data.get("bid"), "trump": data.get("trump") or "", "redeal": False}  # fmt: skip
 
 
@@ -714,9 +722,8 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
     progress("writing", total, total)
     plan = _prepare(club, game, scored, resolved, names, ids, user)
     _write(club, game, plan)
-    # Ratings are derived from the whole history: replayed once, after the import committed
-    # (computed holding no lock, written in a transaction of their own; a failure leaves them
-    # to the next replay, never the deals).
+    # Ratings are derived from the whole history: replayed once, after the import committed,
+    # in a transaction of their own (a failure leaves them to the next replay, never the deals).
     progress("ratings", total, total)
     ratings_replay(club_id=club.pk, game=game)
     progress("done", total, total)

@@ -29,6 +29,8 @@ def _keys(values) -> tuple:
 
 
 def napoleon_deal_from_data(data: dict) -> NapoleonDeal:
+    """Nothing is filled in here: a missing Napoleon, bid, trump, adjutant-or-solo, honours or
+    discard count reaches the scoring core as missing and is refused there, with its field."""
     return NapoleonDeal(
         seats=_keys(data.get("seats")),
         napoleon=_key(data.get("napoleon")),
@@ -36,18 +38,22 @@ def napoleon_deal_from_data(data: dict) -> NapoleonDeal:
         trump=data.get("trump") or None,
         called=data.get("called") or None,
         adjutant=_key(data.get("adjutant")),
-        honours=data.get("honours", 0),
-        discarded=data.get("discarded", 0),
+        solo=data.get("solo", False),
+        honours=data.get("honours"),
+        discarded=data.get("discarded"),
         last_trick=data.get("last_trick") or None,
-        redeal=bool(data.get("redeal")),
+        redeal=data.get("redeal", False),
     )
 
 
 def daifugo_round_from_data(data: dict) -> DaifugoRound:
+    """``players`` (everyone at the table), when the data has it, must all be in the order."""
+    players = data.get("players")
     return DaifugoRound(
         order=_keys(data.get("order")),
         forbidden=frozenset(_keys(data.get("forbidden"))),
         previous_daifugo=_key(data.get("previous_daifugo")),
+        players=None if players is None else _keys(players),
     )
 
 

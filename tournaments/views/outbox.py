@@ -4,8 +4,8 @@ The outbox posts a kept deal exactly as the entry form would, with the header
 ``X-Efuda-Outbox`` (``live``: the deal just saved, the page reloads after it; ``queued``: a
 deal sent from the outbox in the background). The entry views answer such a post with JSON
 instead of a page: recorded (also when it was recorded before: ``repeat``) or refused with the
-server's message. ``outbox_token_view`` gives a fresh CSRF token (after a login the old one is
-gone).
+server's message. ``outbox_token_view`` gives a fresh CSRF token (after a login the old one
+is gone).
 """
 
 from django.contrib import messages

@@ -45,7 +45,7 @@ def cached_page(view):
         if not settings.EFUDA_PAGE_CACHE_SECONDS or not _anonymous(request):
             return view(request, *args, **kwargs)
         version = club_page_version(
-            slug=kwargs.get("club_slug") or kwargs.get("club"),
+            slug=kwargs.get("club_slug"),
             tournament_id=kwargs.get("tournament_id"),
         )
         if version is None:  # unknown, or not public: the view answers (404) as always

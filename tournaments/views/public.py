@@ -10,8 +10,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from .. import charts, exports, reports
-from ..models import Club, Game, Player
-from ..permissions import can_record, club_for_request
+from ..models import Club, Game, Player, Role
+from ..permissions import can_record, club_for_request, has_role
+from ..selectors.accounts import my_player, my_summary
 from ..selectors.clubs import club_home
 from ..selectors.players import player_stats
 from ..selectors.ratings import rating_curves, ratings_page
@@ -51,7 +52,11 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
 @cached_page
 def club_home_view(request, club_slug: str):
     club = club_for_request(request, club_slug)
-    home = club_home(club=club, user=request.user, today=timezone.localdate())
+    today = timezone.localdate()
+    home = club_home(club=club, user=request.user, today=today)
+    # "My standing" for a logged-in member linked to a player (never in the anonymous cache).
+    player = my_player(club=club, user=request.user)
+    me = my_summary(club=club, player=player, today=today) if player else None
     return render(
         request,
         "tournaments/public/club_home.html",
@@ -59,6 +64,14 @@ def club_home_view(request, club_slug: str):
             "club": club,
             "home": home,
             "can_record": can_record(request.user, club),
+            # "my standing" for a logged-in member linked to a player of the club
+            "me": me,
+            "me_rows": [
+                (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
+            ]
+            if me
+            else [],
+            "is_member": has_role(request.user, club, Role.MEMBER),
             "month_links": [
                 (g, label, standings_url(club, g, home.month)) for g, label in Game.choices
             ],

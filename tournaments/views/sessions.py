@@ -13,6 +13,7 @@ from core.errors import EfudaError
 from ..forms import SessionForm, add_efuda_error
 from ..models import Club, Game, GameSession, Role
 from ..permissions import can_manage, can_record, club_for_request
+from ..selectors.clubs import club_rulesets
 from ..selectors.sessions import club_sessions, session_detail
 from ..services.sessions import session_start
 from ..tables import SessionTable, SessionTotalsTable
@@ -38,7 +39,7 @@ def session_list_view(request, club_slug: str):
 def _rule_choices(club: Club) -> list[tuple[str, str]]:
     choices = []
     seen = set()
-    for ruleset in club.rulesets.all():
+    for ruleset in club_rulesets(club=club):
         try:
             game = dict(Game.choices).get(ruleset.game, ruleset.game)
         except EfudaError:

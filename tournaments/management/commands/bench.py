@@ -112,7 +112,7 @@ def napoleon_templates(rules_, rng: random.Random, count: int) -> list[Template]
         honours = max(0, min(20, bid + rng.randint(-4, 3)))
         data = {"seats": list(PLACEHOLDERS), "napoleon": PLACEHOLDERS[nap], "bid": bid,
                 "trump": trump, "called": "SA" if trump != "S" else "HA",
-                "adjutant": None if solo else PLACEHOLDERS[adj], "honours": honours,
+                "adjutant": None if solo else PLACEHOLDERS[adj], "solo": solo, "honours": honours,
                 "discarded": 0, "last_trick": None, "redeal": False}  # fmt: skip
         out.append(Template("napoleon", data, score("napoleon", data, rules_)))
     return out
