@@ -144,9 +144,9 @@ def test_failed_import_imports_nothing(club, sample, failing_write):
     real = bulk_module._executemany
     calls = {"n": 0}
 
-    def flaky(sql, rows):
+    def flaky(sql, rows, **kwargs):
         calls["n"] += 1
-        real(sql, rows)
+        real(sql, rows, **kwargs)
         if calls["n"] == failing_write:
             raise OperationalError("connection lost")
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -610,6 +610,12 @@ _BID_COUNTERS = ("deals", "wins", "solo_deals", "solo_wins", "points")
 @transaction.atomic
 def _write(club: Club, game: str, plan: _Plan) -> None:
     """The one short transaction: re-check what may have changed, then bulk inserts only."""
+    if connection.vendor == "postgresql":
+        # Foreign keys are checked row by row as the rows go in, not all at COMMIT: the rows
+        # the club's deals also lock (aggregates, the club's data version) are written last and
+        # held only for the moment until COMMIT.
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     if (
         plan.new_players
         and Player.objects.filter(club=club, name_key__in=list(plan.new_players.values())).exists()
