@@ -18,6 +18,7 @@ from core.errors import EfudaError
 from rules import OPTION_SPECS, PRESETS
 from scoring.cards import RANKS, SUIT_SYMBOLS, SUITS, TOTAL_HONOURS
 
+from .fields import IntegerField
 from .i18n import SUIT_NAMES, error_text, suit_class
 from .models import Role
 from .selectors.rulesets import session_rules
@@ -114,7 +115,7 @@ class EntryBase(forms.Form):
     """
 
     client_id = forms.CharField(required=False, widget=forms.HiddenInput)
-    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    version = IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     new_player = forms.CharField(required=False, max_length=200, label=_("New player"))
     player_field = "seats"
 
@@ -186,8 +187,8 @@ class NapoleonDealForm(EntryBase):
     called_suit = TapField(required=False, label=_("Called card"))
     called_rank = TapField(required=False, label=_("Rank of the called card"))
     adjutant = TapField(required=False, label=_("Adjutant"))
-    honours = forms.IntegerField(required=False, label=_("Honours taken by the Napoleon army"))
-    discarded = forms.IntegerField(required=False, label=_("Honours among the discards"))
+    honours = IntegerField(required=False, label=_("Honours taken by the Napoleon army"))
+    discarded = IntegerField(required=False, label=_("Honours among the discards"))
     last_trick = TapField(
         required=False, label=_("Last trick won by"),
         choices=[("napoleon", _("Napoleon army")), ("allies", _("Allies"))],
@@ -441,7 +442,7 @@ class RuleSetForm(forms.Form):
                     choices=[("", _("preset default"))] + [(str(c), str(c)) for c in spec.choices],
                 )  # fmt: skip
             elif spec.type == "int":
-                field = forms.IntegerField(label=label, required=False)
+                field = IntegerField(label=label, required=False)
             else:
                 field = forms.CharField(
                     label=label,
@@ -491,8 +492,8 @@ class InvitationForm(forms.Form):
         choices=[(Role.MEMBER, Role.MEMBER.label), (Role.SCOREKEEPER, Role.SCOREKEEPER.label)],
         initial=Role.MEMBER,
     )
-    max_uses = forms.IntegerField(label=_("Number of people"), initial=1, min_value=1)
-    days = forms.IntegerField(label=_("Valid for (days)"), initial=7, min_value=1)
+    max_uses = IntegerField(label=_("Number of people"), initial=1, min_value=1, max_value=1000)
+    days = IntegerField(label=_("Valid for (days)"), initial=7, min_value=1, max_value=3650)
     player = forms.TypedChoiceField(
         label=_("This invitation is for player"), required=False, coerce=int, empty_value=None
     )

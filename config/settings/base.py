@@ -40,11 +40,25 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "allauth.socialaccount",
+    "csp",
+    "django_tasks",
+    "django_tasks_db",
     "tournaments",
 ]
 
+# Background imports (django-tasks): the database backend keeps the queue in efuda's own
+# database, so no other server is needed; ``manage.py db_worker`` runs the tasks.
+TASKS = {
+    "default": {
+        "BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+    }
+}
+# Uploads of more lines than this are imported in the background, with a progress bar.
+IMPORT_BACKGROUND_LINES = int(os.environ.get("IMPORT_BACKGROUND_LINES", "2000"))
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -82,6 +96,7 @@ TEMPLATES = [
                 # after Django's built-in csrf processor, which it replaces (page cache)
                 "tournaments.context_processors.csrf",
             ],
+            "builtins": ["tournaments.templatetags.efuda_text"],
         },
     },
 ]
@@ -104,6 +119,26 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+
+# Content-Security-Policy (django-csp): only efuda's own scripts and styles run — no inline
+# <script>, no style="…", no on…= handlers, no eval. Code lives in static/js/, styles in
+# static/css/efuda.css; data reaches scripts through data-* attributes or json_script.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

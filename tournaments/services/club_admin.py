@@ -7,6 +7,7 @@ from core.i18n import N_
 
 from ..models import Club, Membership, Player, Role, normalise_name
 from .errors import fail, make_fail
+from .names import clean_name
 from .players import clean_player_name
 
 MESSAGES = {
@@ -85,7 +86,7 @@ def player_set_active(*, player: Player, active: bool) -> Player:
 
 
 def club_update(*, club: Club, name: str, is_public: bool) -> Club:
-    name = " ".join((name or "").split())
+    name = clean_name(name, field="name")
     if not name:
         raise fail("name", "club_name_empty")
     club.name = name[:100]

@@ -11,6 +11,7 @@
 from django.urls import include, path
 
 from ..views import home
+from . import converters  # noqa: F401 - registers the id, year and month converters
 
 urlpatterns = [
     path("", home.home_view, name="home"),

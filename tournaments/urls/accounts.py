@@ -17,22 +17,22 @@ urlpatterns = [
         name="invitation_create",
     ),
     path(
-        "c/<slug:club_slug>/manage/invitations/<int:pk>/revoke/",
+        "c/<slug:club_slug>/manage/invitations/<id:pk>/revoke/",
         v.invitation_revoke_view,
         name="invitation_revoke",
     ),
     path(
-        "c/<slug:club_slug>/manage/invitations/<int:pk>/reissue/",
+        "c/<slug:club_slug>/manage/invitations/<id:pk>/reissue/",
         v.invitation_reissue_view,
         name="invitation_reissue",
     ),
     path(
-        "c/<slug:club_slug>/manage/claims/<int:pk>/confirm/",
+        "c/<slug:club_slug>/manage/claims/<id:pk>/confirm/",
         v.claim_confirm_view,
         name="claim_confirm",
     ),
     path(
-        "c/<slug:club_slug>/manage/claims/<int:pk>/reject/",
+        "c/<slug:club_slug>/manage/claims/<id:pk>/reject/",
         v.claim_reject_view,
         name="claim_reject",
     ),

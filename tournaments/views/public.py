@@ -3,8 +3,6 @@ club home, standings (HTML, CSV, PDF) and player pages. Thin: selectors do the r
 
 from __future__ import annotations
 
-import io
-
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -43,6 +41,8 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
         return None
     if period.kind == "all":
         return reverse("standings_all", args=[club.slug, game])
+    if not 1 <= period.year <= 9999:  # before year 1 or after 9999: no page, no link
+        return None
     if period.kind == "season":
         return reverse("standings_season", args=[club.slug, game, period.year])
     return reverse("standings_month", args=[club.slug, game, period.year, f"{period.month:02d}"])
@@ -97,13 +97,11 @@ def standings_view(
     result = standings(club=club, game=game, period=period, min_deals=_min_deals(request))
     fmt = request.GET.get("format", "html")
     if fmt == "csv":
-        out = io.StringIO()
-        exports.write_csv(out, result)
-        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = (
-            f'attachment; filename="{exports.filename(result, "csv")}"'
+        return exports.csv_response(
+            exports.standings_rows(result),
+            exports.filename(result, "csv"),
+            bom=exports.wants_bom(request),
         )
-        return response
     if fmt == "pdf":
         chart = charts.standings_chart(result)
         response = HttpResponse(
