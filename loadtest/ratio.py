@@ -3,7 +3,7 @@
 ``python -m loadtest.ratio`` (or ``loadtest/run.sh --read-only``):
 
 1. (Re)creates the PostgreSQL database (default ``efuda_load`` on 127.0.0.1), migrates, collects
-   static files and seeds the demo club plus a public "load" club with ``--history`` past deals
+   static files and fills it: the demo club plus a public "load" club with ``--history`` past deals
    (loadtest/seed.py) and one tournament with a finished round (its standings page).
 2. Starts gunicorn with deploy/gunicorn.conf.py and the production settings (``--workers``,
    default 2) on 127.0.0.1.

@@ -1,7 +1,7 @@
 """The load test: ``python -m loadtest.run`` (or ``loadtest/run.sh``).
 
 1. Creates a fresh PostgreSQL database (default ``efuda_load`` on 127.0.0.1), migrates it,
-   collects static files, and seeds it: the demo club plus a public "load" club with
+   collects static files, and fills it: the demo club plus a public "load" club with
    ``--history`` past deals, and one open session per scorekeeper.
 2. Starts gunicorn with deploy/gunicorn.conf.py and the production settings on 127.0.0.1 only
    (requests carry ``X-Forwarded-Proto: https`` as the TLS proxy would add).

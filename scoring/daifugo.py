@@ -1,17 +1,18 @@
-"""Scoring one Daifugō round (seeds 003 and 004 as settled by RULES.md).
+"""Scoring one Daifugō round: the Hyōsube rules (「大富豪・大貧民」) and the common-rules post
+(「俺が今から、トランプ:大富豪の世界共通の基本ルールを決める。」), as docs/rules.md settles them.
 
 ``score_daifugo`` turns the order in which players went out into titles and points, applying
 都落ち and the forbidden finish, and tells the table the card exchanges and who leads next.
 
 Final order (efuda decision, see docs/rules.md "Ordering penalties"):
 1. players who went out normally, in the order they went out;
-2. then the forbidden finishers, the *earliest* to go out on a forbidden card *lowest* (seed
-   004: going out on a forbidden card makes you 大貧民 "確定" at that moment; whoever comes
-   later can only take the lowest place still free, which is above);
-3. then the player who fell by 都落ち, at the very bottom (seed 003: the 大富豪 "either stays
-   大富豪 or becomes 大貧民"; RULES.md: "they become 大貧民 of this round").
+2. then the forbidden finishers, the *earliest* to go out on a forbidden card *lowest* (the
+   common-rules post: going out on a forbidden card makes you 大貧民 "確定" at that moment;
+   whoever comes later can only take the lowest place still free, which is above);
+3. then the player who fell by 都落ち, at the very bottom (the Hyōsube rules: the
+   大富豪 "either stays 大富豪 or becomes 大貧民"; docs/rules.md: they become 大貧民 of this round).
 The previous 大富豪 keeps the title only by being first in the final order, i.e. the first to
-go out on a card that is not forbidden (seed 004: "1位になれなかった場合").
+go out on a card that is not forbidden (the common-rules post: "1位になれなかった場合").
 """
 
 from __future__ import annotations

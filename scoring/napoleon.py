@@ -1,4 +1,5 @@
-"""Scoring one Napoleon deal (seeds 000, 001, 002 as settled by RULES.md).
+"""Scoring one Napoleon deal under the three Napoleon presets: 『トランプゲームナポレオン秘話』,
+「ナポレオン (Napoleone)」 and 「ナポレオン」, as docs/rules.md settles them.
 
 ``score_napoleon`` checks a ``NapoleonDeal`` against a ``RuleSet`` and returns the points of
 every seat with an explanation a player can read. Nothing here touches a database.
@@ -287,7 +288,7 @@ def _check_bid_log(log: object, deal: _Checked, ruleset: RuleSet) -> None:
 
 
 def _discards_to(deal: _Checked, ruleset: RuleSet) -> str:
-    """Who the discarded honours belong to (RULES.md "The Napoleon army's count")."""
+    """Who the discarded honours belong to (docs/rules.md, "Army count")."""
     policy = ruleset.discard_policy
     if policy == "last_trick":
         return deal.last_trick or "nobody"

@@ -8,6 +8,7 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from . import checks  # noqa: F401 - registers efuda's system checks
         from .services import cache
 
         cache.connect()

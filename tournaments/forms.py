@@ -18,6 +18,7 @@ from core.errors import EfudaError
 from rules import OPTION_SPECS, PRESETS
 from scoring.cards import RANKS, SUIT_SYMBOLS, SUITS, TOTAL_HONOURS
 
+from .fields import IntegerField
 from .i18n import SUIT_NAMES, error_text, suit_class
 from .models import Role
 from .selectors.rulesets import session_rules
@@ -114,7 +115,7 @@ class EntryBase(forms.Form):
     """
 
     client_id = forms.CharField(required=False, widget=forms.HiddenInput)
-    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    version = IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     new_player = forms.CharField(required=False, max_length=200, label=_("New player"))
     player_field = "seats"
 
@@ -186,8 +187,8 @@ class NapoleonDealForm(EntryBase):
     called_suit = TapField(required=False, label=_("Called card"))
     called_rank = TapField(required=False, label=_("Rank of the called card"))
     adjutant = TapField(required=False, label=_("Adjutant"))
-    honours = forms.IntegerField(required=False, label=_("Honours taken by the Napoleon army"))
-    discarded = forms.IntegerField(required=False, label=_("Honours among the discards"))
+    honours = IntegerField(required=False, label=_("Honours taken by the Napoleon army"))
+    discarded = IntegerField(required=False, label=_("Honours among the discards"))
     last_trick = TapField(
         required=False, label=_("Last trick won by"),
         choices=[("napoleon", _("Napoleon army")), ("allies", _("Allies"))],
@@ -443,7 +444,7 @@ class RuleSetForm(forms.Form):
                     choices=[("", _("preset default"))] + [(str(c), str(c)) for c in spec.choices],
                 )  # fmt: skip
             elif spec.type == "int":
-                field = forms.IntegerField(label=label, required=False)
+                field = IntegerField(label=label, required=False)
             else:
                 field = forms.CharField(
                     label=label,
@@ -485,3 +486,44 @@ class RuleSetForm(forms.Form):
             else:
                 initial[f"options.{key}"] = str(value)
         return initial
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[(Role.MEMBER, Role.MEMBER.label), (Role.SCOREKEEPER, Role.SCOREKEEPER.label)],
+        initial=Role.MEMBER,
+    )
+    max_uses = IntegerField(label=_("Number of people"), initial=1, min_value=1, max_value=1000)
+    days = IntegerField(label=_("Valid for (days)"), initial=7, min_value=1, max_value=3650)
+    player = forms.TypedChoiceField(
+        label=_("This invitation is for player"), required=False, coerce=int, empty_value=None
+    )
+    note = forms.CharField(label=_("Note (who it is for)"), required=False, max_length=100)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", _("(anyone)"))] + [(p.pk, p.name) for p in players]
+
+
+class ClaimForm(forms.Form):
+    player = forms.TypedChoiceField(label=_("I am"), coerce=int)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(p.pk, p.name) for p in players]
+
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(label=_("My name in this club"), required=False, max_length=200)
+
+
+class PlayerMergeForm(forms.Form):
+    keep = forms.TypedChoiceField(label=_("Keep"), coerce=int)
+    merge = forms.TypedChoiceField(label=_("Merge into it (and delete)"), coerce=int)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(p.pk, p.name) for p in players]
+        self.fields["keep"].choices = choices
+        self.fields["merge"].choices = choices

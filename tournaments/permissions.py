@@ -30,6 +30,11 @@ def club_role(user, club: Club) -> str | None:
     return cache[club.pk]
 
 
+def role_covers(role: str, needed: str) -> bool:
+    """``role`` may do whatever ``needed`` may (owner ⊇ scorekeeper ⊇ member)."""
+    return _RANK[role] >= _RANK[needed]
+
+
 def has_role(user, club: Club, role: str) -> bool:
     current = club_role(user, club)
     return current is not None and _RANK[current] >= _RANK[role]

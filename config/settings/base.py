@@ -37,11 +37,28 @@ INSTALLED_APPS = [
     "django_tables2",
     "simple_history",
     "axes",
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "csp",
+    "django_tasks",
+    "django_tasks_db",
     "tournaments",
 ]
 
+# Background imports (django-tasks): the database backend keeps the queue in efuda's own
+# database, so no other server is needed; ``manage.py db_worker`` runs the tasks.
+TASKS = {
+    "default": {
+        "BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+    }
+}
+# Uploads of more lines than this are imported in the background, with a progress bar.
+IMPORT_BACKGROUND_LINES = int(os.environ.get("IMPORT_BACKGROUND_LINES", "2000"))
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -51,12 +68,15 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # Log in by user name or e-mail address (allauth); axes above still counts every failure.
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -76,6 +96,7 @@ TEMPLATES = [
                 # after Django's built-in csrf processor, which it replaces (page cache)
                 "tournaments.context_processors.csrf",
             ],
+            "builtins": ["tournaments.templatetags.efuda_text"],
         },
     },
 ]
@@ -99,7 +120,34 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
+# Content-Security-Policy (django-csp): only efuda's own scripts and styles run — no inline
+# <script>, no style="…", no on…= handlers, no eval. Code lives in static/js/, styles in
+# static/css/efuda.css; data reaches scripts through data-* attributes or json_script.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# An optional streaming replica of the PostgreSQL primary: public read pages rendered for the
+# page cache read from it once it has caught up with the club (config/routers.py).
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(os.environ["DATABASE_REPLICA_URL"])
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["config.routers.PublicPagesReplicaRouter"]
 
 # The cache holds rendered read pages keyed by each club's data version (never stale, see
 # tournaments/views/page_cache.py). Local memory per process by default; with several
@@ -141,7 +189,7 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
-LOGIN_URL = "login"
+LOGIN_URL = "login"  # allauth's login view (config/urls.py)
 LOGIN_REDIRECT_URL = "after_login"  # the user's club when they have exactly one
 LOGOUT_REDIRECT_URL = "home"
 
@@ -150,6 +198,57 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# allauth's login form calls the field "login" and passes {"username": ...} or {"email": ...}:
+# one callable gives axes the account's user name for either, so both count towards one lock.
+AXES_USERNAME_CALLABLE = "tournaments.accounts.axes_username"
+
+# The absolute address of the site: QR codes and e-mailed links.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# Accounts (django-allauth): sign-up, login by user name or e-mail, verification, reset.
+ACCOUNT_ADAPTER = "tournaments.accounts.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False  # a link opened by a mail scanner confirms nothing
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[efuda] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https:") else "http"
+# Failed logins are counted by django-axes per user name *and* address; allauth's own counter is
+# per login key from any address, which would let a stranger lock a member out: off. Sign-up,
+# password reset and the verification mail keep allauth's limits (Django's cache).
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False
+SOCIALACCOUNT_LOGIN_ON_GET = False
+
+# LINE login: only when a LINE Login channel is configured; otherwise no LINE button, no URLs.
+LINE_CHANNEL_ID = os.environ.get("LINE_CHANNEL_ID", "")
+LINE_CHANNEL_SECRET = os.environ.get("LINE_CHANNEL_SECRET", "")
+SOCIALACCOUNT_PROVIDERS = {}
+if LINE_CHANNEL_ID and LINE_CHANNEL_SECRET:
+    INSTALLED_APPS.insert(
+        INSTALLED_APPS.index("tournaments"), "allauth.socialaccount.providers.line"
+    )
+    SOCIALACCOUNT_PROVIDERS["line"] = {
+        "APPS": [{"client_id": LINE_CHANNEL_ID, "secret": LINE_CHANNEL_SECRET, "key": ""}],
+        "SCOPE": ["profile", "openid", "email"],
+    }
+
+# E-mail: printed on the console unless an SMTP server is configured (EMAIL_HOST).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "efuda <efuda@localhost>")
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/semantic.html"
 

@@ -10,16 +10,18 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from config.keys import refusal
+
 from .base import *  # noqa: F403
 from .base import BASE_DIR, DATABASES, SECRET_KEY, env_bool, env_list
 
 DEBUG = False
 
-if SECRET_KEY.startswith("insecure-") or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
-    raise ImproperlyConfigured(
-        "Set SECRET_KEY to a long random value in production (at least 50 characters), e.g. "
-        "python -c 'import secrets; print(secrets.token_urlsafe(64))'."
-    )
+# A short, development or published key (the example in deploy/efuda.env.example, or any
+# other written in the repository) stops the server at start-up.
+_KEY_REFUSAL = refusal(SECRET_KEY, BASE_DIR)
+if _KEY_REFUSAL:
+    raise ImproperlyConfigured(_KEY_REFUSAL)
 
 # No development default here: the public host name(s) must be given.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
@@ -73,7 +75,7 @@ def axes_client_ip(request) -> str | None:
     return request.META.get("HTTP_X_REAL_IP") or request.META.get("REMOTE_ADDR")
 
 
-AXES_CLIENT_IP_CALLABLE = axes_client_ip
+AXES_CLIENT_IP_CALLABLE = axes_client_ip  # allauth's rate limits use it too (tournaments.accounts)
 
 ADMINS = [(addr.split("@")[0], addr) for addr in env_list("ADMIN_EMAILS")]
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "efuda@localhost")

@@ -19,6 +19,8 @@
    Hooks for other scripts (the outbox of static/js/outbox.js):
    - dispatch "efuda:problems" on the form after putting a server's refusal into it: the page
      scrolls to the first problem and focuses it;
+   - dispatch "efuda:form-loaded" on the form after filling it with a form the server rendered
+     (errors and all): the Save guard is released and the first problem shown, no preview asked;
    - dispatch "efuda:form-reset" on the form after reusing it for the next deal: the Save guard is
      released and the preview recomputed;
    - window.efudaEntry.preview(form) asks for a preview now. */
@@ -109,17 +111,13 @@
       credentials: "same-origin",
       headers: { "HX-Request": "true", "X-Efuda-Preview": "1" }
     }).then(function (response) {
-      var to = response.headers.get("HX-Redirect");
-      if (to) {
-        window.location.assign(to);
-        return null;
-      }
       if (!response.ok) throw new Error(String(response.status));
-      return response.text();
+      return response.text(); // a preview never navigates away from what is being entered
     }).then(function (html) {
       s.busy = false;
-      s.failed = false;
-      if (html !== null) apply(form, html, key, adding);
+      // A reply without the form (a login page after the session expired) is a failure too:
+      // nothing is changed and nothing is asked again until the next change.
+      s.failed = apply(form, html, key, adding) === "unusable";
       after(form);
     }, function () {
       s.busy = false;
@@ -147,11 +145,11 @@
   /* Morph the server's form into ours, if ours still holds the state that was sent. */
   function apply(form, html, key, adding) {
     var s = state(form);
-    if (stateKey(form) !== key) return; // stale: the newer state is sent next
+    if (stateKey(form) !== key) return "stale"; // the newer state is sent next
     var holder = document.createElement("template");
     holder.innerHTML = html;
-    var fresh = holder.content.querySelector("form");
-    if (!fresh) return;
+    var fresh = holder.content.querySelector("form#" + form.id) || holder.content.querySelector("form");
+    if (!fresh || !fresh.querySelector("#preview")) return "unusable";
     var newPlayer = form.querySelector("input[name=new_player]");
     var typedName = newPlayer ? newPlayer.value : "";
     var content = document.createDocumentFragment();
@@ -170,6 +168,7 @@
     // The server may have normalised the form (an unseated Napoleon is no longer a choice):
     // then the state differs from what was previewed, and after() previews it again.
     if (form.querySelector(".field-error") && adding) showProblems(form);
+    return "applied";
   }
 
   // ---- Seats in the order they were tapped ---------------------------------------------------
@@ -273,42 +272,74 @@
     selects.forEach(function (select, i) { select.value = order[i] || ""; });
   }
 
+  var autoLabel = ""; // the server's word for a last finisher placed automatically
+
+  /* Per tap field: the order tapped and the one player left, placed automatically once all
+     but one are placed (shown, not pressed; the server does the same on Save). */
+  function tapState(form, field) {
+    var buttons = Array.prototype.filter.call(form.querySelectorAll("[data-tap-player]"), function (b) {
+      return tapField(b) === field;
+    });
+    var order = orderOf(form, field);
+    var left = buttons.filter(function (b) {
+      return order.indexOf(b.getAttribute("data-tap-player")) < 0;
+    });
+    var auto = order.length > 0 && left.length === 1 ? left[0].getAttribute("data-tap-player") : null;
+    return { buttons: buttons, order: order, auto: auto };
+  }
+
+  function nameOf(form, id) {
+    var b = form.querySelector('[data-tap-player="' + id + '"] bdi');
+    return b ? b.textContent : id;
+  }
+
   function syncTaps(form) {
     var fields = {};
+    Array.prototype.forEach.call(form.querySelectorAll("[data-tap-player] .n.auto"), function (b) {
+      autoLabel = b.textContent;
+    });
     Array.prototype.forEach.call(form.querySelectorAll("[data-tap-player]"), function (button) {
       var field = tapField(button);
-      if (!fields[field]) fields[field] = orderOf(form, field);
-      var place = fields[field].indexOf(button.getAttribute("data-tap-player"));
+      if (!fields[field]) fields[field] = tapState(form, field);
+      var id = button.getAttribute("data-tap-player");
+      var place = fields[field].order.indexOf(id);
+      var auto = fields[field].auto === id && Boolean(autoLabel);
       button.disabled = false;
       button.setAttribute("aria-pressed", place >= 0 ? "true" : "false");
+      button.classList.toggle("placed", place >= 0 || auto);
       var badge = button.querySelector(".n");
       if (!badge) {
         badge = document.createElement("b");
         badge.className = "n";
         button.insertBefore(badge, button.firstChild);
       }
-      badge.textContent = place >= 0 ? String(place + 1) : "";
+      badge.classList.toggle("auto", auto);
+      badge.textContent = place >= 0 ? String(place + 1) : (auto ? autoLabel : "");
     });
     Array.prototype.forEach.call(form.querySelectorAll("ol.order-list"), function (list) {
       var field = list.getAttribute("data-tap-field") || "order";
-      var order = fields[field] || orderOf(form, field);
-      var names = order.map(function (id) {
-        var b = form.querySelector('[data-tap-player="' + id + '"] bdi');
-        return b ? b.textContent : id;
-      });
+      var st = fields[field] || tapState(form, field);
       var empty = list.querySelector(".empty");
       Array.prototype.forEach.call(list.querySelectorAll("li:not(.empty)"), function (li) {
         li.remove();
       });
-      names.forEach(function (name) {
+      var ids = st.order.concat(st.auto && autoLabel ? [st.auto] : []);
+      ids.forEach(function (id) {
         var li = document.createElement("li");
         var bdi = document.createElement("bdi");
-        bdi.textContent = name;
+        bdi.textContent = nameOf(form, id);
         li.appendChild(bdi);
+        if (id === st.auto) {
+          var mark = document.createElement("span");
+          mark.className = "mark auto";
+          mark.textContent = autoLabel;
+          li.appendChild(document.createTextNode(" "));
+          li.appendChild(mark);
+        }
         list.appendChild(li);
       });
       if (empty) {
-        empty.hidden = names.length > 0;
+        empty.hidden = ids.length > 0;
         list.appendChild(empty);
       }
     });
@@ -371,11 +402,26 @@
 
   // ---- After a refused save: the first problem in view and focused --------------------------
 
-  function firstControl(area) {
-    return area.querySelector(
-      "input:checked:not([type=hidden]), input:not([type=hidden]):not([disabled]), " +
-      "select:not([disabled]), textarea, button:not([disabled])"
+  function shown(node) {
+    return !node.disabled && node.getClientRects().length > 0;
+  }
+
+  /* The control a problem is about: the input just before its message in the same area (for
+     a group of taps, its chosen one or its first), else the area's first input or button. */
+  function problemControl(area, problem) {
+    var inputs = Array.prototype.filter.call(
+      area.querySelectorAll("input:not([type=hidden]), select, textarea"), shown
     );
+    var before = problem ? inputs.filter(function (i) {
+      return problem.compareDocumentPosition(i) & Node.DOCUMENT_POSITION_PRECEDING;
+    }) : [];
+    var pick = before.length ? before[before.length - 1] : inputs[0];
+    if (pick && (pick.type === "radio" || pick.type === "checkbox")) {
+      var group = inputs.filter(function (i) { return i.name === pick.name; });
+      pick = group.filter(function (i) { return i.checked; })[0] || group[0];
+    }
+    if (pick) return pick;
+    return Array.prototype.filter.call(area.querySelectorAll("button, [tabindex]"), shown)[0];
   }
 
   function showProblems(form) {
@@ -385,7 +431,7 @@
     var area = null;
     if (problem) {
       area = problem.closest("fieldset, .field, label") || problem.parentNode;
-      target = firstControl(area) || problem;
+      target = problemControl(area, problem) || problem;
     } else if (summary) {
       area = summary;
       target = summary;
@@ -398,9 +444,24 @@
     target.focus({ preventScroll: true });
   }
 
+  // A link of the error summary moves to its field and focuses the field's first control.
+  function summaryLink(link) {
+    var target = document.getElementById(link.getAttribute("href").slice(1));
+    if (!target) return false;
+    target.scrollIntoView({ block: "center" });
+    var control = target.matches("input, select, textarea, button") ? target : problemControl(target, null);
+    (control || target).focus({ preventScroll: true });
+    return true;
+  }
+
   // ---- Listeners (delegated: nothing to rebind after a morph) --------------------------------
 
   document.addEventListener("click", function (event) {
+    var link = event.target.closest(".error-summary a[href^='#'], [data-error-summary] a[href^='#']");
+    if (link && summaryLink(link)) {
+      event.preventDefault();
+      return;
+    }
     var form = liveForm(event.target);
     if (!form) return;
     var button = event.target.closest("[data-step]");
@@ -491,12 +552,28 @@
     syncTaps(form);
     schedule(form, 0);
   });
+  // A form that another script filled from the server (the outbox reopening a refused deal)
+  // is, like a page just served, the server's view of its own state: no preview is asked.
+  document.addEventListener("efuda:form-loaded", function (event) {
+    var form = liveForm(event.target);
+    if (form) setUp(form);
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
     var form = liveForm(event.target) || (event.target.querySelector && event.target.querySelector(FORM));
     if (form) setUp(form);
   });
   document.addEventListener("DOMContentLoaded", function () {
     Array.prototype.forEach.call(document.querySelectorAll(FORM), setUp);
+  });
+  // The connection is back: previews that failed are asked again.
+  window.addEventListener("online", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(FORM), function (form) {
+      if (state(form).failed) {
+        state(form).failed = false;
+        state(form).shown = null;
+        schedule(form, 0);
+      }
+    });
   });
   // Back/forward cache: a page shown again may Save again only through a fresh tap.
   window.addEventListener("pageshow", function (event) {

@@ -29,6 +29,25 @@ SETTLED = (
 )
 
 
+# Contrast ratio (WCAG 2) of two computed CSS colours, as a page function.
+CONTRAST_JS = """
+window.efudaContrast = (fg, bg) => {
+  const lum = c => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(v => {
+      v = v / 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+};
+window.efudaBackground = el => {
+  for (let n = el; n; n = n.parentElement) {
+    const c = getComputedStyle(n).backgroundColor;
+    if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c;
+  }
+  return 'rgb(255, 255, 255)';
+};
+"""
+
+
 @dataclass
 class Table:
     """A club with six players, a Napoleon and a Daifugō session, each with one deal already
@@ -85,7 +104,7 @@ class Phone:
     """One scorekeeper's phone (a browser context at 360×640 with touch), logged in."""
 
     def __init__(self, browser, live_server, user, *, locale="ja-JP", width=360, height=640,
-                 scale=1):  # fmt: skip
+                 scale=1, axe=False):  # fmt: skip
         self.base = live_server.url
         self.context = browser.new_context(
             viewport={"width": width, "height": height},
@@ -103,6 +122,8 @@ class Phone:
                 "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
                 "domain": host, "path": "/",
             }])  # fmt: skip
+        if axe:  # the test injects axe-core into every page it opens (no page serves it)
+            self.context.add_init_script(path=str(AXE))
         self.page = self.context.new_page()
         self.page.set_default_timeout(20000)
         self.errors = []
@@ -117,6 +138,7 @@ class Phone:
     def goto(self, path):
         self.page.goto(self.base + path)
         self.settle()
+        self.page.evaluate(CONTRAST_JS)
 
     def latency(self, ms: int):
         """Every request and reply takes ``ms`` longer (Chrome DevTools Protocol)."""
@@ -151,6 +173,13 @@ class Phone:
 
     def points(self, player) -> str:
         return self.page.locator(f'#preview [data-player="{player.id}"]').inner_text()
+
+    def preview(self) -> dict[int, int]:
+        """The points the preview shows, by player id."""
+        pairs = self.page.locator("#preview [data-player]").evaluate_all(
+            "els => els.map(e => [e.dataset.player, e.textContent.trim()])"
+        )
+        return {int(pid): int(points) for pid, points in pairs}
 
     def boxes(self, selector) -> dict:
         """Where each player's control is on the page (x, y, width, height), by player id (a

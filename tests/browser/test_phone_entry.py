@@ -51,7 +51,7 @@ def test_record_napoleon_deal_and_daifugo_round(live_server, phone):
 
     entry = reverse("deal_new", args=[club.slug, nap.pk])
     page.goto(f"{live_server.url}/accounts/login/?next={entry}")
-    page.fill("input[name=username]", "keeper")
+    page.fill("input[name=login]", "keeper")
     page.fill("input[name=password]", "pass-word-123")
     page.click("button[type=submit].primary")
     page.wait_for_url(f"**{entry}")

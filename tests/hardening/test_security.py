@@ -27,15 +27,15 @@ def test_sixth_login_attempt_is_refused_even_with_the_right_password():
     client = Client()
     url = reverse("login")
     for attempt in range(1, 6):
-        response = client.post(url, {"username": "victim", "password": "wrong"})
+        response = client.post(url, {"login": "victim", "password": "wrong"})
         # The form again with an error; the fifth failure (AXES_FAILURE_LIMIT) locks.
         assert response.status_code == (200 if attempt < 5 else 429), attempt
-    response = client.post(url, {"username": "victim", "password": "pass-word-123"})
+    response = client.post(url, {"login": "victim", "password": "pass-word-123"})
     assert response.status_code in (403, 429)
     assert "_auth_user_id" not in client.session
     # Another address is not locked out (the lock is per user name and address).
     other = Client(REMOTE_ADDR="10.9.8.7")
-    response = other.post(url, {"username": "victim", "password": "pass-word-123"})
+    response = other.post(url, {"login": "victim", "password": "pass-word-123"})
     assert response.status_code == 302 and "_auth_user_id" in other.session
 
 
@@ -44,12 +44,12 @@ def test_a_good_login_resets_the_failure_count():
     client = Client()
     url = reverse("login")
     for _ in range(4):
-        client.post(url, {"username": "forgetful", "password": "wrong"})
-    good = {"username": "forgetful", "password": "pass-word-123"}
+        client.post(url, {"login": "forgetful", "password": "wrong"})
+    good = {"login": "forgetful", "password": "pass-word-123"}
     assert client.post(url, good).status_code == 302
     client.logout()
     for _ in range(4):
-        client.post(url, {"username": "forgetful", "password": "wrong"})
+        client.post(url, {"login": "forgetful", "password": "wrong"})
     assert client.post(url, good).status_code == 302
 
 

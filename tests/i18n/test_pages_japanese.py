@@ -61,9 +61,9 @@ def test_language_cookie_switches_back_to_japanese(client):
 
 
 def test_failed_login_message_is_japanese(client):
-    html = client.post(LOGIN, {"username": "nobody", "password": "wrong"}).content.decode()
-    # Django's own catalogue: 正しいユーザー名とパスワードを入力してください ...
-    assert "ユーザー名" in html and "正しい" in html
+    html = client.post(LOGIN, {"login": "nobody", "password": "wrong"}).content.decode()
+    # allauth's own catalogue: 入力されたユーザー名もしくはパスワードが正しくありません。
+    assert "ユーザー名" in html and "正しくありません" in html
 
 
 def test_home_page_for_a_visitor(client):

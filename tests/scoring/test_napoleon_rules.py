@@ -223,7 +223,7 @@ def test_wrong_game_and_wrong_object():
     [
         ((("花子", 12, "C"), ("太郎", 12, "S"), ("Ken", 13, "H"), ("太郎", 13, "S")), True),
         ((("太郎", 13, "♠"),), True),
-        ((("太郎", 12, "S"),), True),  # seed 000: may raise after the exchange
+        ((("太郎", 12, "S"),), True),  # the originator's rules: may raise after the exchange
         ((("花子", 13, "S"), ("太郎", 13, "H")), False),  # ♥13 does not beat ♠13
         ((("花子", 13, "S"),), False),  # last bidder is not the Napoleon
         ((("Zed", 13, "S"),), False),

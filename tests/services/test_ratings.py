@@ -2,10 +2,12 @@
 history; edits, deletes, restores, back-dated deals and imports replay; redeals rate nothing."""
 
 import datetime
+import io
 import random
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from ratings.engine import NAPOLEON, Rater
 from tests import factories
@@ -75,11 +77,13 @@ def napoleon_club(club, players, napoleon_session):
     return club, deals
 
 
-def test_incremental_equals_replay_and_redeals_rate_nothing(napoleon_club):
+def test_incremental_equals_replay_and_redeals_rate_nothing(napoleon_club, monkeypatch):
     club, deals = napoleon_club
     incremental = snapshot(club, "napoleon")
     assert incremental[2][0] == 13  # 14 deals, one redeal
     assert not RatingHistory.objects.filter(deal=deals[3]).exists()
+    # history rows are written in batches while the score lines are still being read
+    monkeypatch.setattr("tournaments.services.ratings.FLUSH_ROWS", 7)
     ratings_replay(club_id=club.pk, game="napoleon")
     assert_same(incremental, snapshot(club, "napoleon"))
     # and both equal the pure maths over the same events
@@ -148,3 +152,20 @@ def test_an_import_replays_once_and_equals_replay(club):
         assert imported[2][0] > 0
         ratings_replay(club_id=club.pk, game=game)
         assert_same(imported, snapshot(club, game))
+
+
+def test_a_club_recorded_before_ratings_existed_is_replayed_on_its_next_deal(napoleon_club):
+    club, deals = napoleon_club
+    full = snapshot(club, "napoleon")
+    RatingState.objects.filter(club=club).delete()
+    Rating.objects.filter(club=club).delete()
+    RatingHistory.objects.filter(club=club).delete()
+    out = io.StringIO()
+    call_command("ratings_rebuild", club=club.slug, stdout=out)
+    assert "napoleon: 13 deals rated" in out.getvalue()
+    assert_same(full, snapshot(club, "napoleon"))
+    RatingState.objects.filter(club=club).delete()  # as before the upgrade: no state at all
+    rng = random.Random(3)
+    deal_record(session=deals[0].session, data=napoleon_data(deals[0].data["seats"], rng))
+    assert RatingState.objects.get(club=club, game="napoleon").deals == 14
+    assert RatingHistory.objects.filter(club=club).values("deal").distinct().count() == 14

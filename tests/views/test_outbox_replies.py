@@ -47,7 +47,13 @@ def test_recorded_then_repeat_is_said_already_recorded(keeper, napoleon_session,
     phone_id = uuid.uuid4()
     first = send(keeper, url, deal_post(players, phone_id))
     assert first.status_code == 200 and first["Content-Type"] == "application/json"
-    assert first.json() | {"message": ""} == {"ok": True, "seq": 1, "repeat": False, "message": ""}
+    assert first.json() | {"message": "", "next": ""} == {
+        "ok": True,
+        "seq": 1,
+        "repeat": False,
+        "message": "",
+        "next": "",
+    }
     assert "1番" in first.json()["message"]
     again = send(keeper, url, deal_post(players, phone_id))
     assert again.json()["ok"] and again.json()["repeat"] and again.json()["seq"] == 1
@@ -124,7 +130,7 @@ def test_token_and_expired_login(users, napoleon_session, players):
     token = token.json()["csrf"]
     login = client.post(
         reverse("login"),
-        {"username": "scorekeeper-user", "password": "pass-word-123"},
+        {"login": "scorekeeper-user", "password": "pass-word-123"},
         headers={"X-CSRFToken": token},
     )
     assert login.status_code == 302

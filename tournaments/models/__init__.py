@@ -1,5 +1,6 @@
 """efuda's data model. Import models from here: ``from tournaments.models import Deal``."""
 
+from .accounts import ClaimStatus, Invitation, PlayerClaim, PlayerMerge
 from .clubs import Club, ClubRuleSet, Membership, Player, Role, normalise_name
 from .events import (  # noqa: E501
     Adjustment,
@@ -13,10 +14,15 @@ from .events import (  # noqa: E501
     TournamentRound,
     TournamentTable,
 )
+from .imports import ImportJob
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
 from .ratings import Rating, RatingHistory, RatingState
 
 __all__ = [
+    "ClaimStatus",
+    "Invitation",
+    "PlayerClaim",
+    "PlayerMerge",
     "Adjustment",
     "ConfirmationState",
     "DealConfirmation",
@@ -33,6 +39,7 @@ __all__ = [
     "Deal",
     "Game",
     "GameSession",
+    "ImportJob",
     "Membership",
     "Player",
     "Rating",

@@ -67,6 +67,23 @@ class Membership(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+    display_name = models.CharField(_("display name"), max_length=64, blank=True)
+    # Who let this person in, and through which invitation (kept in the history too).
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("invited by"),
+    )
+    invitation = models.ForeignKey(
+        "tournaments.Invitation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="memberships",
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -96,11 +113,19 @@ class Player(models.Model):
     )
     active = models.BooleanField(_("active"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords(excluded_fields=["name_key", "created_at"])
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["club", "name_key"], name="player_name_unique"),
+            # "This is me": an account is at most one player of a club (and, being a foreign
+            # key on the player, a player is at most one account).
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(user__isnull=False),
+                name="player_one_per_account",
+            ),
         ]
         verbose_name = _("player")
         verbose_name_plural = _("players")

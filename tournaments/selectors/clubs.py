@@ -1,13 +1,24 @@
-"""The club home page: this month's leaders, latest sessions, upcoming tournaments."""
+"""Clubs: the ones a visitor may see, a club's home page (this month's leaders, latest
+sessions, upcoming tournaments) and what its owners manage."""
 
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import Count
+from django.db.models import Count, Q, QuerySet
 
-from ..models import Club, Deal, Game, GameSession, Role, Tournament
+from ..models import (
+    Club,
+    ClubRuleSet,
+    Deal,
+    Game,
+    GameSession,
+    Membership,
+    Player,
+    Role,
+    Tournament,
+)
 from ..permissions import has_role
 from .standings import Period, StandingRow, leaders
 
@@ -32,6 +43,38 @@ def slugs_of_member_clubs(*, user, limit: int) -> list[str]:
         .values_list("slug", flat=True)
         .distinct()[:limit]
     )
+
+
+def clubs_visible(*, user) -> QuerySet[Club]:
+    """The clubs on the front page: public ones, the user's own, every club for site staff."""
+    if getattr(user, "is_superuser", False):
+        clubs = Club.objects.all()
+    elif getattr(user, "is_authenticated", False):
+        clubs = Club.objects.filter(Q(is_public=True) | Q(memberships__user=user)).distinct()
+    else:
+        clubs = Club.objects.filter(is_public=True)
+    return clubs.order_by("name")
+
+
+@dataclass
+class ClubAdmin:
+    """What a club's owners manage: its members (with their users), players and rule sets."""
+
+    memberships: list[Membership]
+    players: list[Player]
+    rulesets: list[ClubRuleSet]
+
+
+def club_admin(*, club: Club) -> ClubAdmin:
+    return ClubAdmin(
+        memberships=list(club.memberships.select_related("user").order_by("user__username")),
+        players=list(club.players.order_by("-active", "name")),
+        rulesets=club_rulesets(club=club),
+    )
+
+
+def club_rulesets(*, club: Club) -> list[ClubRuleSet]:
+    return list(ClubRuleSet.objects.filter(club=club).order_by("code"))
 
 
 def upcoming_tournaments(*, club: Club, user, today: datetime.date) -> list[Tournament]:
@@ -76,3 +119,15 @@ def club_page_version(*, slug: str | None = None, tournament_id=None) -> tuple[i
     else:
         return None
     return qs.values_list("pk", "data_version").first()
+
+
+def replica_caught_up(*, club_id: int, version: int) -> bool:
+    """Whether a configured read replica already holds the club at ``version`` (the primary's):
+    only then may a page for the shared cache be rendered from it, so no cache key is ever
+    filled with older data. False when there is no replica."""
+    from django.conf import settings
+
+    if "replica" not in settings.DATABASES:
+        return False
+    seen = Club.objects.using("replica").filter(pk=club_id).values_list("data_version", flat=True)
+    return bool(seen) and seen[0] >= version

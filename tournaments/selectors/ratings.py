@@ -14,7 +14,7 @@ from ratings.engine import DaifugoEvent, NapoleonEvent, daifugo_places
 from ..models import Game, Rating, RatingHistory, RatingState, ScoreLine
 
 MIN_DEALS = 10  # below this a player is hidden from the ratings page unless asked for
-PROVISIONAL_SIGMA = 2.5  # 「暫定」 while σ is above this
+PROVISIONAL_SIGMA = 3.5  # 「暫定」 while σ is above this (docs/ratings.md)
 CHART_POINTS = 120  # at most this many history rows are read for a chart
 
 # A deal's place in a club's history: its session's date, then the order deals were recorded.
@@ -22,8 +22,8 @@ ORDER = ("date", "deal_id")
 _COLUMNS = ("deal_id", "date", "player_id", "role", "won", "bid", "seat", "forbidden", "points")
 
 
-def _event(game: str, rows: list) -> NapoleonEvent | DaifugoEvent:
-    points = {r[2]: r[8] for r in rows}
+def _event(game: str, rows: list, with_points: bool) -> NapoleonEvent | DaifugoEvent:
+    points = {r[2]: r[8] for r in rows} if with_points else {}
     if game == Game.NAPOLEON:
         army = [r for r in rows if r[3] in ("napoleon", "adjutant")]
         army.sort(key=lambda r: r[3] != "napoleon")
@@ -42,10 +42,11 @@ def _event(game: str, rows: list) -> NapoleonEvent | DaifugoEvent:
 
 
 def rating_events(
-    *, club_id: int, game: str, after: tuple | None = None, deal_id: int | None = None
+    *, club_id: int, game: str, deal_id: int | None = None, with_points: bool = False
 ) -> Iterator[tuple[int, datetime.date, NapoleonEvent | DaifugoEvent]]:
     """(deal id, date, event) for every live deal of the club's game in history order, read
-    in bulk from score lines (redeals have none, so they rate nothing)."""
+    in bulk from score lines (redeals have none, so they rate nothing). ``with_points`` adds
+    each player's points (the evaluation's baselines use them; ratings do not)."""
     lines = ScoreLine.objects.filter(club_id=club_id, game=game)
     if deal_id is not None:
         lines = lines.filter(deal_id=deal_id)
@@ -53,11 +54,11 @@ def rating_events(
     current: list = []
     for row in rows:
         if current and row[0] != current[0][0]:
-            yield current[0][0], current[0][1], _event(game, current)
+            yield current[0][0], current[0][1], _event(game, current, with_points)
             current = []
         current.append(row)
     if current:
-        yield current[0][0], current[0][1], _event(game, current)
+        yield current[0][0], current[0][1], _event(game, current, with_points)
 
 
 @dataclass

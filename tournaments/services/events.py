@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -37,6 +37,7 @@ from ..models import (
 from ..selectors.rulesets import ruleset_rules
 from .deals import deal_record, deal_recorded
 from .errors import make_fail
+from .names import clean_name
 from .players import player_get_or_create
 from .sessions import session_create
 
@@ -104,7 +105,7 @@ def tournament_create(
     seed: int | None = None,
     user=None,
 ) -> Tournament:
-    name = " ".join((name or "").split())
+    name = clean_name(name, field="name")
     if not name:
         raise _fail("name", "name_empty")
     if ruleset.club_id != club.pk:
@@ -578,11 +579,16 @@ def deal_dispute(
 def adjustment_add(
     *, entry: TournamentEntry, points, reason: str, round_number: int | None = None, user=None
 ) -> Adjustment:
+    # Checked as it will be stored (one decimal place): 99999.96 would round to 100000 and
+    # 1e-30 to 0, both refused.
     try:
         value = Decimal(str(points).strip().replace("−", "-"))
+        if not value.is_finite():
+            raise ValueError(points)
+        value = value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
     except (InvalidOperation, ValueError):
         raise _fail("points", "points_invalid") from None
-    if not value.is_finite() or value == 0 or abs(value) >= Decimal("100000"):
+    if value == 0 or abs(value) >= Decimal("100000"):
         raise _fail("points", "points_invalid")
     reason = " ".join((reason or "").split())
     if not reason:
@@ -591,7 +597,7 @@ def adjustment_add(
         tournament=entry.tournament,
         entry=entry,
         round_number=round_number,
-        points=value.quantize(Decimal("0.1")),
+        points=value,
         reason=reason[:200],
         created_by=_user(user),
     )

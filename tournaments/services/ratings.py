@@ -13,14 +13,15 @@ import contextvars
 from collections.abc import Iterator
 from dataclasses import asdict
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from ratings.engine import Rater, conservative, params_for
 
-from ..models import Deal, Rating, RatingHistory, RatingState
+from ..models import Deal, Rating, RatingHistory, RatingState, ScoreLine
 from ..selectors.ratings import rating_events
 
+FLUSH_ROWS = 50_000
 _deferred: contextvars.ContextVar[set | None] = contextvars.ContextVar(
     "ratings_deferred", default=None
 )
@@ -59,19 +60,31 @@ def ratings_deal_changed(*, deal: Deal, created: bool = False) -> None:
     ratings_replay(club_id=deal.club_id, game=deal.game)
 
 
+def _locked_state(club_id: int, game: str) -> RatingState:
+    """The club's state row, locked for this transaction (created if missing). Both the
+    incremental update and the replay take this lock first, so they queue, never deadlock."""
+    state = RatingState.objects.select_for_update().filter(club_id=club_id, game=game).first()
+    if state is None:
+        try:
+            with transaction.atomic():
+                RatingState.objects.create(club_id=club_id, game=game, params=_params_key(game))
+        except IntegrityError:  # created meanwhile by another transaction: use theirs
+            pass
+        state = RatingState.objects.select_for_update().get(club_id=club_id, game=game)
+    return state
+
+
 def _learn_one(deal: Deal) -> bool:
     """Learn a new deal incrementally when it comes after every rated deal; False when the
     club's ratings must be replayed instead."""
-    state = (
-        RatingState.objects.select_for_update().filter(club_id=deal.club_id, game=deal.game).first()
-    )
+    state = _locked_state(deal.club_id, deal.game)
     date = deal.session.date
-    if state is None:
-        if Deal.objects.filter(club_id=deal.club_id, game=deal.game).exclude(pk=deal.pk).exists():
-            return False  # ratings never computed for this club: replay builds them
-        state = RatingState.objects.create(
-            club_id=deal.club_id, game=deal.game, params=_params_key(deal.game)
-        )
+    if state.deals == 0 and (
+        ScoreLine.objects.filter(club_id=deal.club_id, game=deal.game)
+        .exclude(deal_id=deal.pk)
+        .exists()
+    ):
+        return False  # ratings never computed for this club's history: replay builds them
     if state.params != _params_key(deal.game):
         return False
     if state.last_date is not None and (date, deal.pk) <= (
@@ -94,15 +107,15 @@ def _learn_one(deal: Deal) -> bool:
             handicaps=state.handicaps,
         )
         after = rater.update(event)
-        history = []
+        history, created = [], []
         for player_id, (mu, sigma) in after.items():
             row = current.get(player_id)
             if row is None:
                 row = Rating(club_id=deal.club_id, game=deal.game, player_id=player_id, deals=0)
+                created.append(row)
             row.mu, row.sigma, row.score = mu, sigma, conservative(mu, sigma)
             row.deals += 1
             row.last_played = date
-            row.save()
             history.append(
                 RatingHistory(
                     club_id=deal.club_id,
@@ -115,6 +128,12 @@ def _learn_one(deal: Deal) -> bool:
                     sigma=sigma,
                 )  # fmt: skip
             )
+        # Bulk writes (no per-row signals); saving the state below bumps the club's data
+        # version once, so cached pages show the new ratings.
+        Rating.objects.bulk_create(created)
+        Rating.objects.bulk_update(
+            list(current.values()), ["mu", "sigma", "score", "deals", "last_played"]
+        )
         RatingHistory.objects.bulk_create(history)
         state.handicaps = {k: list(v) for k, v in sorted(rater.handicaps.items())}
         state.deals += 1
@@ -130,7 +149,11 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
     """Recompute the club's ratings in ``game`` from its whole history, in order."""
     params = params_for(game)
     rater = Rater(params)
+    _locked_state(club_id, game)
+    _delete(RatingHistory, club_id, game)
+    _delete(Rating, club_id, game)
     history: list[tuple] = []
+    columns = ["club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma"]
     counts: dict[int, list] = {}  # player -> [deals, last date]
     deals, last = 0, None
     for deal_id, date, event in rating_events(club_id=club_id, game=game):
@@ -143,13 +166,10 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
             seen[0] += 1
             seen[1] = date
             history.append((club_id, game, player_id, deal_id, seen[0], date, mu, sigma))
-    RatingHistory.objects.filter(club_id=club_id, game=game).delete()
-    Rating.objects.filter(club_id=club_id, game=game).delete()
-    _insert(
-        RatingHistory,
-        ["club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma"],
-        history,
-    )
+        if len(history) >= FLUSH_ROWS:  # written as we go: memory stays flat
+            _insert(RatingHistory, columns, history)
+            history = []
+    _insert(RatingHistory, columns, history)
     Rating.objects.bulk_create(
         [
             Rating(
@@ -181,6 +201,14 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
     return state
 
 
+def _delete(model, club_id: int, game: str) -> None:
+    """One DELETE statement: the rows are derived, nothing points at them, and QuerySet.delete
+    would send a signal (a club version bump) per row. Saving the state bumps it once."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {table} WHERE club_id = %s AND game = %s", [club_id, game])
+
+
 def _insert(model, columns: list[str], rows: list[tuple]) -> None:
     """Bulk insert plain tuples: COPY on PostgreSQL, executemany elsewhere."""
     if not rows:
@@ -196,8 +224,7 @@ def _insert(model, columns: list[str], rows: list[tuple]) -> None:
             return
         marks = ", ".join(["%s"] * len(columns))
         sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
-        for i in range(0, len(rows), 50_000):
-            cursor.executemany(sql, rows[i : i + 50_000])
+        cursor.executemany(sql, rows)
 
 
 __all__ = ["ratings_deal_changed", "ratings_deferred", "ratings_replay"]

@@ -10,6 +10,7 @@ from core.errors import EfudaError
 
 from ..models import Club, ClubRuleSet, Game
 from .errors import fail
+from .names import clean_name
 
 
 @transaction.atomic
@@ -18,6 +19,7 @@ def ruleset_save(
 ) -> ClubRuleSet:
     """Create or change a club rule set; the options are validated by ``rules`` first."""
     options = options or {}
+    name = clean_name(name, field="name")
     rules.build_ruleset(preset, options, code=code)  # raises EfudaError naming the option
     ruleset, _created = ClubRuleSet.objects.update_or_create(
         club=club, code=code, defaults={"preset": preset, "options": options, "name": name}

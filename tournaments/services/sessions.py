@@ -5,13 +5,14 @@ from django.db import IntegrityError, transaction
 from ..models import Club, ClubRuleSet, GameSession
 from ..selectors.rulesets import ruleset_rules, ruleset_snapshot
 from .errors import fail
+from .names import clean_name
 from .rulesets import ruleset_resolve
 
 
 def session_create(
     *, club: Club, ruleset: ClubRuleSet, date, table: str = "A", user=None, notes: str = ""
 ) -> GameSession:
-    table = (table or "A").strip()[:40] or "A"
+    table = clean_name(table, field="table")[:40] or "A"
     ruleset_rules(ruleset)  # a rule set that no longer validates cannot start a session
     game = ruleset.game
     try:

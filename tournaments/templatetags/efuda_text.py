@@ -1,4 +1,6 @@
-"""Text filters for pages and PDFs.
+"""Text filters for pages and PDFs (loaded everywhere through TEMPLATES builtins).
+
+``{{ name|isolate }}``: a name in a ``<title>``, wrapped in Unicode isolates (FSI … PDI).
 
 ``{{ text|suits }}``: ♥ and ♦ (and their white forms) wrapped in ``<span class="suit-red">``, so
 red suits print red (the colour is in efuda.css and the PDF stylesheet).
@@ -16,6 +18,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
+
+FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE
 
 _RED = re.compile("([♥♦♡♢])")
 
@@ -39,3 +43,13 @@ def term(value):
         return value
     return format_html('<span lang="ja">{}</span> <span class="gloss">({})</span>', value,
                        GLOSSES[value])  # fmt: skip
+
+
+@register.filter
+def isolate(value) -> str:
+    """A name in a ``<title>``, where ``<bdi>`` cannot be used: wrapped in Unicode isolates, so a
+    right-to-left name never reorders the words around it. Names cannot hold bidi controls of
+    their own (services/names.py), so the pair always closes."""
+    if value is None or value == "":
+        return ""
+    return f"{FSI}{value}{PDI}"

@@ -10,31 +10,36 @@ urlpatterns = [
     path("c/<slug:club_slug>/manage/settings/", manage.club_settings_view, name="club_settings"),
     path("c/<slug:club_slug>/manage/members/add/", manage.member_add_view, name="member_add"),
     path(
-        "c/<slug:club_slug>/manage/members/<int:pk>/role/",
+        "c/<slug:club_slug>/manage/members/<id:pk>/role/",
         manage.member_role_view,
         name="member_role",
     ),
     path(
-        "c/<slug:club_slug>/manage/members/<int:pk>/remove/",
+        "c/<slug:club_slug>/manage/members/<id:pk>/remove/",
         manage.member_remove_view,
         name="member_remove",
     ),
     path(
-        "c/<slug:club_slug>/manage/players/<int:pk>/rename/",
+        "c/<slug:club_slug>/manage/players/<id:pk>/rename/",
         manage.player_rename_view,
         name="player_rename",
     ),
     path(
-        "c/<slug:club_slug>/manage/players/<int:pk>/active/",
+        "c/<slug:club_slug>/manage/players/<id:pk>/active/",
         manage.player_active_view,
         name="player_active",
     ),
     path("c/<slug:club_slug>/manage/rulesets/new/", manage.ruleset_edit_view, name="ruleset_new"),
     path(
-        "c/<slug:club_slug>/manage/rulesets/<int:pk>/",
+        "c/<slug:club_slug>/manage/rulesets/<id:pk>/",
         manage.ruleset_edit_view,
         name="ruleset_edit",
     ),
     # CSV import of results: tournaments/views/imports.py.
     path("c/<slug:club_slug>/manage/import/", imports.results_import_view, name="manage_import"),
+    path(
+        "c/<slug:club_slug>/manage/import/<id:job_id>/",
+        imports.import_job_view,
+        name="manage_import_job",
+    ),
 ]

@@ -151,7 +151,8 @@ def _live_problem(form, err: EfudaError, names) -> None:
 
 def _page(request, session, form, row, *, deal=None, redirect_to=None):
     if is_outbox(request):
-        return outbox_reply(request, deal=getattr(form, "recorded", None), form=form)
+        recorded = getattr(form, "recorded", None)
+        return outbox_reply(request, deal=recorded, form=form, next_url=redirect_to or "")
     if redirect_to:
         if request.headers.get("HX-Request"):
             response = render(request, "tournaments/entry/_redirect.html", {})

@@ -1,12 +1,10 @@
 """The site's front page (the clubs a visitor may see) and where a login lands."""
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
-from ..models import Club
-from ..selectors.clubs import slugs_of_member_clubs
+from ..selectors.clubs import clubs_visible, slugs_of_member_clubs
 
 
 @login_required
@@ -22,11 +20,4 @@ def after_login_view(request):
 
 @require_safe
 def home_view(request):
-    clubs = Club.objects.filter(is_public=True)
-    if request.user.is_authenticated:
-        clubs = Club.objects.filter(
-            Q(is_public=True) | Q(memberships__user=request.user)
-        ).distinct()
-        if request.user.is_superuser:
-            clubs = Club.objects.all()
-    return render(request, "tournaments/home.html", {"clubs": clubs.order_by("name")})
+    return render(request, "tournaments/home.html", {"clubs": clubs_visible(user=request.user)})

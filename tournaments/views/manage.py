@@ -26,11 +26,12 @@ from ..forms import (
 from ..i18n import error_text
 from ..models import ClubRuleSet, Membership, Player, Role
 from ..permissions import club_for_request
+from ..selectors.clubs import club_admin
 from ..services.club_admin import (
     club_update,
     member_add,
     member_remove,
-    member_set_role,
+    membership_role_change,
     player_rename,
     player_set_active,
 )
@@ -43,13 +44,13 @@ def _manage_url(club) -> str:
 
 
 def _render_manage(request, club, *, member_form=None, club_form=None, status=200):
-    memberships = club.memberships.select_related("user").order_by("user__username")
+    admin = club_admin(club=club)
     return render(request, "tournaments/manage/home.html", {
         "club": club,
-        "memberships": memberships,
+        "memberships": admin.memberships,
         "role_choices": Role.choices,
-        "players": club.players.order_by("-active", "name"),
-        "rulesets": club.rulesets.all(),
+        "players": admin.players,
+        "rulesets": admin.rulesets,
         "presets": rules.PRESETS,
         "member_form": member_form or MemberAddForm(),
         "club_form": club_form or ClubForm(initial={"name": club.name,
@@ -90,7 +91,7 @@ def member_role_view(request, club_slug: str, pk):
     form = RoleForm(request.POST)
     if form.is_valid():
         try:
-            member_set_role(membership=membership, role=form.cleaned_data["role"])
+            membership_role_change(membership=membership, role=form.cleaned_data["role"])
         except EfudaError as err:
             messages.error(request, error_text(err))
         else:

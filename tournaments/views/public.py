@@ -3,8 +3,6 @@ club home, standings (HTML, CSV, PDF) and player pages. Thin: selectors do the r
 
 from __future__ import annotations
 
-import io
-
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -12,8 +10,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from .. import charts, exports, reports
-from ..models import Club, Game, Player
-from ..permissions import can_record, club_for_request
+from ..models import Club, Game, Player, Role
+from ..permissions import can_record, club_for_request, has_role
+from ..selectors.accounts import my_player, my_summary
 from ..selectors.clubs import club_home
 from ..selectors.players import player_stats
 from ..selectors.ratings import rating_curves, ratings_page
@@ -42,6 +41,8 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
         return None
     if period.kind == "all":
         return reverse("standings_all", args=[club.slug, game])
+    if not 1 <= period.year <= 9999:  # before year 1 or after 9999: no page, no link
+        return None
     if period.kind == "season":
         return reverse("standings_season", args=[club.slug, game, period.year])
     return reverse("standings_month", args=[club.slug, game, period.year, f"{period.month:02d}"])
@@ -51,7 +52,11 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
 @cached_page
 def club_home_view(request, club_slug: str):
     club = club_for_request(request, club_slug)
-    home = club_home(club=club, user=request.user, today=timezone.localdate())
+    today = timezone.localdate()
+    home = club_home(club=club, user=request.user, today=today)
+    # "My standing" for a logged-in member linked to a player (never in the anonymous cache).
+    player = my_player(club=club, user=request.user)
+    me = my_summary(club=club, player=player, today=today) if player else None
     return render(
         request,
         "tournaments/public/club_home.html",
@@ -59,6 +64,14 @@ def club_home_view(request, club_slug: str):
             "club": club,
             "home": home,
             "can_record": can_record(request.user, club),
+            # "my standing" for a logged-in member linked to a player of the club
+            "me": me,
+            "me_rows": [
+                (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
+            ]
+            if me
+            else [],
+            "is_member": has_role(request.user, club, Role.MEMBER),
             "month_links": [
                 (g, label, standings_url(club, g, home.month)) for g, label in Game.choices
             ],
@@ -84,13 +97,11 @@ def standings_view(
     result = standings(club=club, game=game, period=period, min_deals=_min_deals(request))
     fmt = request.GET.get("format", "html")
     if fmt == "csv":
-        out = io.StringIO()
-        exports.write_csv(out, result)
-        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = (
-            f'attachment; filename="{exports.filename(result, "csv")}"'
+        return exports.csv_response(
+            exports.standings_rows(result),
+            exports.filename(result, "csv"),
+            bom=exports.wants_bom(request),
         )
-        return response
     if fmt == "pdf":
         chart = charts.standings_chart(result)
         response = HttpResponse(

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import datetime
 import json
+import json as json_module
+import os
 import random
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -27,7 +31,7 @@ from pathlib import Path
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, connections, transaction
+from django.db import OperationalError, connection, connections, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
@@ -43,9 +47,12 @@ from tournaments.models import (
 )  # fmt: skip
 from tournaments.selectors.rulesets import session_rules
 from tournaments.services.clubs import club_create, membership_set
+from tournaments.services.deals import deal_record
+from tournaments.services.players import player_get_or_create
 from tournaments.services.ratings import ratings_replay
 from tournaments.services.rulesets import ruleset_resolve
 from tournaments.services.scoring_bridge import counters, line_specs, outcome_dict, periods, score
+from tournaments.services.sessions import session_start
 
 STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
          "session_pdf", "cached_page", "ratings_page")  # fmt: skip
@@ -372,6 +379,15 @@ class Command(BaseCommand):
             metavar="DIR",
             help="keep the synthetic databases in DIR instead of deleting them",
         )
+        parser.add_argument(
+            "--import-lines",
+            type=int,
+            default=0,
+            metavar="N",
+            help="the import step instead of the pages: import an N-line results file in "
+            "another process while deals are recorded here, and report lines a second and "
+            "how long those deals waited",
+        )
 
     def handle(
         self,
@@ -383,6 +399,7 @@ class Command(BaseCommand):
         rounds,
         keep=None,
         database="sqlite",
+        import_lines=0,
         **options,
     ):
         try:
@@ -391,6 +408,8 @@ class Command(BaseCommand):
             raise CommandError("--sizes takes whole numbers separated by commas") from None
         if not numbers or min(numbers) < 50:
             raise CommandError("each size must be at least 50 score lines")
+        if import_lines and import_lines < 100:
+            raise CommandError("--import-lines must be at least 100")
         original = dict(connections.settings["default"])
         if database == "postgresql":
             if original["ENGINE"] != "django.db.backends.postgresql":
@@ -406,6 +425,17 @@ class Command(BaseCommand):
                 self._use(store.settings(store.template()))
                 call_command("migrate", verbosity=0, interactive=False)
                 self._use(None)
+                if import_lines:
+                    target = store.settings(store.copy(import_lines))
+                    self._use(target)
+                    row = ImportBench(import_lines, target, database).run(self.stderr)
+                    self._use(None)
+                    self.stdout.write(
+                        json_module.dumps(row)
+                        if json
+                        else " ".join(f"{k}={v}" for k, v in row.items())
+                    )
+                    return
                 prepared = []
                 for size in numbers:
                     target = store.settings(store.copy(size))
@@ -573,3 +603,120 @@ class Command(BaseCommand):
                 timings.append(elapsed)
                 queries = len(ctx.captured_queries)
         return timings, queries
+
+
+# --- the import step ---------------------------------------------------------------------------
+
+IMPORT_PLAYERS = 60
+IMPORT_DEALS_PER_SESSION = 20
+
+
+def import_csv(lines: int, *, seed: int = 7) -> bytes:
+    """A Napoleon results file of ``lines`` deals, as a club's ten years of spreadsheets would
+    be: four tables a night, twenty deals a table, sixty players, a few redeals."""
+    rng = random.Random(seed)
+    names = [f"会員{i:03d}" for i in range(IMPORT_PLAYERS)]
+    out = ["date,table,rules,players,napoleon,bid,trump,called,adjutant,honours,discarded"]
+    day = datetime.date(2014, 1, 1)
+    written = 0
+    while written < lines:
+        for table in "ABCD":
+            seats = rng.sample(names, 5)
+            for _ in range(IMPORT_DEALS_PER_SESSION):
+                if written >= lines:
+                    break
+                written += 1
+                if rng.random() < 0.03:
+                    out.append(f"{day},{table},napoleon-wiki,{';'.join(seats)},,,,,,,")
+                    continue
+                nap = rng.choice(seats)
+                adjutant = rng.choice(seats)  # the Napoleon's own name: 独り立ち
+                bid = rng.choice((12, 13, 13, 14, 15, 16))
+                trump = rng.choice("SHDC")
+                called = "HA" if trump == "S" else "SA"
+                honours = max(0, min(20, bid + rng.randint(-4, 3)))
+                discarded = rng.randint(0, min(2, 20 - honours))
+                out.append(f"{day},{table},napoleon-wiki,{';'.join(seats)},{nap},{bid},{trump},"
+                           f"{called},{adjutant},{honours},{discarded}")  # fmt: skip
+        day += datetime.timedelta(days=1)
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def _database_url(settings_dict: dict) -> str:
+    if settings_dict["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{settings_dict['NAME']}"
+    from urllib.parse import quote
+
+    auth = quote(settings_dict["USER"])
+    if settings_dict.get("PASSWORD"):
+        auth += ":" + quote(settings_dict["PASSWORD"])
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{auth}@{host}:{port}/{settings_dict['NAME']}"
+
+
+class ImportBench:
+    """``import_results`` of an N-line file in a process of its own (as a worker or another
+    gunicorn process would run it) while this process records a deal every half second through
+    ``deal_record``, as a scorekeeper at a table would; each deal's wait is timed."""
+
+    def __init__(self, lines: int, target: dict, database: str):
+        self.lines = lines
+        self.target = target
+        self.database = database
+
+    def run(self, log) -> dict:
+        club = club_create(slug="bench-import", name="取り込み倶楽部")
+        user = _user("bench-import-scorekeeper")
+        membership_set(club=club, user=user, role="scorekeeper")
+        players = [player_get_or_create(club=club, name=f"卓{i}").id for i in range(5)]
+        session = session_start(club=club, rules_code="napoleon-wiki",
+                                date=timezone.localdate(), table="今夜", user=user)  # fmt: skip
+        data = import_csv(self.lines)
+        with tempfile.NamedTemporaryFile(suffix=".csv", delete=False) as fh:
+            fh.write(data)
+            path = fh.name
+        connection.close()  # the import's process opens its own
+        env = {**os.environ, "DATABASE_URL": _database_url(self.target)}
+        waits: list[float] = []
+        try:
+            started = time.perf_counter()
+            proc = subprocess.Popen(
+                [sys.executable, "manage.py", "import_results", path, "--club", "bench-import"],
+                cwd=Path(__file__).resolve().parents[3], env=env,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            i = refused = 0
+            while proc.poll() is None:
+                seats = [str(p) for p in players]
+                deal = {"seats": seats, "napoleon": seats[i % 5], "bid": 13, "trump": "S",
+                        "called": "SA", "adjutant": seats[(i + 1) % 5], "honours": 10 + i % 8,
+                        "discarded": 0, "last_trick": None, "redeal": False}  # fmt: skip
+                t0 = time.perf_counter()
+                try:
+                    deal_record(session=session, data=deal, user=user)
+                except OperationalError:  # SQLite's busy timeout ran out: "database is locked"
+                    refused += 1
+                waits.append(time.perf_counter() - t0)
+                i += 1
+                time.sleep(0.5)
+            out, err = proc.communicate()
+            elapsed = time.perf_counter() - started
+        finally:
+            os.unlink(path)
+        if proc.returncode != 0:
+            raise CommandError(f"import_results failed: {err or out}")
+        imported = Deal.objects.filter(club=club).exclude(session=session).count()
+        if imported != self.lines:
+            raise CommandError(f"imported {imported} deals, expected {self.lines}")
+        log.write(f"import of {self.lines} lines: {elapsed:.1f} s; {len(waits)} deals recorded "
+                  f"meanwhile, longest wait {max(waits):.2f} s")  # fmt: skip
+        return {
+            "step": "import", "database": self.database, "lines": self.lines,
+            "bytes": len(data), "seconds": round(elapsed, 1),
+            "lines_per_s": round(self.lines / elapsed),
+            "deals_meanwhile": len(waits),
+            "deal_wait_median_ms": round(statistics.median(waits) * 1000, 1),
+            "deal_wait_max_ms": round(max(waits) * 1000, 1),
+            "deals_refused_locked": refused,
+        }  # fmt: skip

@@ -49,7 +49,9 @@ class Command(BaseCommand):
             names = dict(Player.objects.filter(club=found).values_list("id", "name"))
 
             def events():
-                return (e for _d, _t, e in rating_events(club_id=found.pk, game=game))
+                return (
+                    e for _d, _t, e in rating_events(club_id=found.pk, game=game, with_points=True)
+                )
 
             result = evaluate(game, events(), params_for(game), names=names)
             plain = evaluate(game, events(), UNCORRECTED, names=names)
