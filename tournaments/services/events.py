@@ -315,16 +315,23 @@ def round_draw(
     if method not in DrawMethod.values:
         raise _fail("draw_method", "method_unknown", method=method)
     pure = tournament.ruleset.to_rules()
-    standings = _standings_for_swiss(tournament) if method == DrawMethod.SWISS else None
-    result = draw.make_draw(
-        playing_ids(tournament, number),
-        sizes_allowed=pure.players,
-        history=_past_rounds(tournament, number),
-        method=method,
-        seed=seed,
-        standings=standings,
-        preferred=tournament.table_size,
-    )
+    players = playing_ids(tournament, number)
+    past = _past_rounds(tournament, number)
+    if method == DrawMethod.MIXING:
+        result = _mixing_draw(
+            tournament, number, players, past, seed, pure.players, redraw=rnd.pk is not None
+        )
+    else:
+        standings = _standings_for_swiss(tournament) if method == DrawMethod.SWISS else None
+        result = draw.make_draw(
+            players,
+            sizes_allowed=pure.players,
+            history=past,
+            method=method,
+            seed=seed,
+            standings=standings,
+            preferred=tournament.table_size,
+        )
     rnd.method, rnd.seed, rnd.sitouts = method, seed, list(result.sitouts)
     rnd.save()
     TournamentTable.objects.bulk_create(
@@ -332,6 +339,30 @@ def round_draw(
         for i, seats in enumerate(result.tables, start=1)
     )
     return rnd
+
+
+def _mixing_draw(tournament, number, players, past, seed, sizes, *, redraw: bool) -> draw.Draw:
+    """Round ``number`` of the whole-event plan: the stored plan while it still holds (same
+    players, rounds played as planned), else the rounds not yet started are planned again.
+    Drawing a round again always plans again (with the new seed)."""
+    if not redraw:
+        planned = draw.planned_round(
+            tournament.draw_plan, number=number, players=players, past=past
+        )
+        if planned is not None:
+            return planned
+    rounds_left = max(1, tournament.rounds_planned - number + 1)
+    plan = draw.plan_rounds(
+        players,
+        rounds=rounds_left,
+        sizes_allowed=sizes,
+        history=past,
+        seed=seed,
+        preferred=tournament.table_size,
+    )
+    tournament.draw_plan = draw.plan_to_json(plan, start=number, players=players)
+    tournament.save(update_fields=["draw_plan"])
+    return plan.rounds[0]
 
 
 @transaction.atomic
