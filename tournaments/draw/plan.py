@@ -39,9 +39,9 @@ T_END = 0.04
 STARTS = 4
 SIZE_WEIGHT = 0.03
 CONFLICTS_EVERY = 250  # moves between two scans for the players with a repeat
-MOVES_PER_PLAYER_ROUND = 500  # search length: moves per player and planned round …
-MOVES_MAX = 70_000  # … capped so the largest events stay well under a second
-MOVES_MIN = 8_000
+MOVES_PER_PLAYER_ROUND = 1000  # search length: moves per player and planned round …
+MOVES_MAX = 200_000  # … capped so the largest events stay well under a second
+MOVES_MIN = 10_000
 
 
 def _repeat_costs(limit: int) -> list[float]:
