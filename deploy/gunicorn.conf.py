@@ -44,7 +44,7 @@ def post_fork(server, worker):
 
 def when_ready(server):
     # Runs in the master before the workers are forked. With preload_app, import every view now
-    # (the URLconf pulls in matplotlib and WeasyPrint, ~2 s) and load the translation catalogues,
+    # (the URLconf pulls in WeasyPrint, ~1–2 s) and load the translation catalogues,
     # so forked workers share them and no visitor waits for a cold worker.
     if not preload_app:
         return
@@ -55,10 +55,3 @@ def when_ready(server):
     for code in ("ja", "en"):
         with translation.override(code):
             translation.gettext("efuda")
-    # The first chart a process draws loads the Japanese font (~0.5–2 s): draw one here.
-    try:
-        from tournaments import charts
-
-        charts.line_chart(labels=["1", "2"], series={"絵札": [0, 1]}, title="efuda", salt="warm-up")
-    except Exception as exc:  # noqa: BLE001 - a warm-up must never stop the server
-        server.log.warning("chart warm-up skipped: %s", exc)

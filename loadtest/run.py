@@ -1,14 +1,14 @@
 """The load test: ``python -m loadtest.run`` (or ``loadtest/run.sh``).
 
 1. Creates a fresh PostgreSQL database (default ``efuda_load`` on 127.0.0.1), migrates it,
-   collects static files, and seeds it: the demo club plus a public "load" club with
+   collects static files, and fills it: the demo club plus a public "load" club with
    ``--history`` past deals, and one open session per scorekeeper.
 2. Starts gunicorn with deploy/gunicorn.conf.py and the production settings on 127.0.0.1 only
    (requests carry ``X-Forwarded-Proto: https`` as the TLS proxy would add).
 3. For ``--duration`` seconds (default 120; at most ``--max-requests`` requests), ``--viewers``
    threads (default 50) read standings, session and player pages while ``--scorekeepers``
    threads (default 5) log in and record deals through the real entry forms (CSRF token,
-   unique submission key per deal; every 10th deal is sent twice, like a double tap).
+   unique deal id (client_id) per deal; every 10th deal is sent twice, like a double tap).
 4. Stops the server and checks in the database that every deal the scorekeepers saw confirmed
    is stored exactly once, numbered 1..N per session without gaps, and that the standings
    aggregates equal the sums of the stored score lines.
@@ -153,10 +153,10 @@ def scorekeeper(
                     None if page.status == 200 else f"{page.status} entry form",
                 )
                 token = client.token(page)
-                key = uuid.uuid4().hex
+                key = str(uuid.uuid4())
                 fields = {
                     "csrfmiddlewaretoken": token,
-                    "submission_key": key,
+                    "client_id": key,
                     "action": "save",
                     **deal_fields(rng, keeper, players),
                 }
@@ -200,8 +200,8 @@ def verify(url: str, confirmed: list[tuple[int, str]], sessions: list[int]) -> d
     keys = [key for _session, key in confirmed]
     with psycopg.connect(url) as conn:
         rows = conn.execute(
-            "SELECT submission_key, session_id, COUNT(*) FROM tournaments_deal "
-            "WHERE submission_key = ANY(%s) GROUP BY submission_key, session_id",
+            "SELECT client_id::text, session_id, COUNT(*) FROM tournaments_deal "
+            "WHERE client_id = ANY(%s::uuid[]) GROUP BY client_id, session_id",
             (keys,),
         ).fetchall()
         per_session = conn.execute(

@@ -135,6 +135,7 @@ def napoleon(rng, ids):
         "trump": rng.choice("SHDC"),
         "called": "SA" if not solo else "HA",
         "adjutant": adjutant,
+        "solo": solo,
         "honours": honours,
         "discarded": 0,
         "last_trick": None,

@@ -126,7 +126,7 @@ class WebClient:
             "/accounts/login/",
             {
                 "csrfmiddlewaretoken": self.token(page),
-                "username": username,
+                "login": username,
                 "password": password,
             },
         )

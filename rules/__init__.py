@@ -1,7 +1,8 @@
 """Rule sets as data plus pure functions (no Django).
 
-Presets come from the seed documents in ``shared/seeds`` as settled by ``shared/RULES.md``;
-a club's rule set is a preset plus checked options (``build_ruleset``). See ``docs/rules.md``.
+Each preset follows one source document, named by its title in ``RuleSet.source`` and in
+docs/rules.md ("Sources"), which states every rule efuda applies; a club's rule set is a preset
+plus checked options (``build_ruleset``).
 """
 
 from rules.options import OPTION_SPECS, OptionSpec, build_ruleset, options_for

@@ -45,25 +45,25 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         key="min_bid", type="int", presets=_NAPOLEON,
         label=N_("Lowest bid"),
-        help=N_("Raise the lowest bid for every table size (12 is common, seed 001)."),
+        help=N_("Raise the lowest bid for every table size (12 is common)."),
     ),
     OptionSpec(
         key="discard_policy", type="choice", presets=("napoleon-wiki", "napoleon-joker"),
         choices=("nobody", "napoleon", "last_trick"),
         label=N_("Discarded honours"),
         help=N_("Who gets honours among the discards: nobody, the Napoleon army, or whoever "
-                "won the last trick (seed 001 *オプション*)."),
+                "won the last trick."),
     ),
     OptionSpec(
         key="all20_loses", type="bool", presets=("napoleon-joker",),
         label=N_("All 20 loses"),
         help=N_("If the Napoleon army takes all 20 honours, Napoleon loses unless the bid was "
-                "20, and the deal's points are doubled (seed 002)."),
+                "20, and the deal's points are doubled."),
     ),
     OptionSpec(
         key="jokers", type="choice", presets=("napoleon-originator",), choices=(0, 1),
         label=N_("Joker"),
-        help=N_("Play with one joker: the widow and the exchange get one more card (seed 000)."),
+        help=N_("Play with one joker: the widow and the exchange get one more card."),
     ),
     OptionSpec(
         key="title_points", type="mapping", presets=_DAIFUGO, keys=TITLES,
@@ -170,7 +170,7 @@ def _all20_loses(base: RuleSet, value: Any, changes: dict) -> bool:
 def _jokers(base: RuleSet, value: Any, changes: dict) -> int:
     if not _int(value) or value not in (0, 1):
         raise _error("jokers", "invalid_choice", N_("Play with 0 or 1 joker."))
-    # Seed 000: the joker adds one card to the widow and the exchange.
+    # The originator's account: the joker adds one card to the widow and the exchange.
     changes["jokers"] = value
     changes["widow"] = {n: size + value - base.jokers for n, size in base.widow.items()}
     return value

@@ -1,7 +1,14 @@
-"""The five preset rule sets, written from the seed documents as data.
+"""The five preset rule sets, written from their source documents as data.
 
-Every table below is copied from its seed as printed there, so a club member can check it
-against the document line by line; only the one cell RULES.md corrects differs (marked).
+Sources, by title (docs/rules.md "Sources" gives each one's short name used below):
+- 『トランプゲームナポレオン秘話』: the originator's account;
+- 「ナポレオン (Napoleone)」 on a wiki of trick-taking games: the wiki page;
+- 「ナポレオン」: the club handout;
+- 「大富豪・大貧民」: the Hyōsube rules;
+- 「俺が今から、トランプ:大富豪の世界共通の基本ルールを決める。」: the common-rules post.
+
+Every table below is copied from its document as printed there, so a club member can check it
+against the document line by line; only the one cell efuda corrects differs (marked).
 Building each ``RuleSet`` checks that its tables balance, so a wrong cell fails at import time.
 """
 
@@ -16,27 +23,29 @@ from rules.ruleset import RuleSet
 from rules.tables import flat_table, per_bid_table
 from rules.titles import DAIFUGO_PLAYERS, DEFAULT_TITLE_POINTS
 
-SEED_ORIGINATOR = "000_1128356349560f96.txt"
-SEED_WIKI = "001_0ca4ad3b19b09a45.txt"
-SEED_JOKER = "002_e0ddce6a27a5899f.txt"
-SEED_HYOUSUBE = "003_b16b37eef50eaf3a.txt"
-SEED_COMMON = "004_807ab9273d7380c0.txt"
+# Each preset's source document, by its title.
+SOURCE_ORIGINATOR = "トランプゲームナポレオン秘話"
+SOURCE_WIKI = "ナポレオン (Napoleone)"
+SOURCE_JOKER = "ナポレオン"
+SOURCE_HYOUSUBE = "大富豪・大貧民"
+SOURCE_COMMON = "俺が今から、トランプ:大富豪の世界共通の基本ルールを決める。"
 
-# Seed 000 【点数の付け方(5人)】: bid → (Napoleon, adjutant, each ally); solo bid → (Napoleon,
-# each ally). The seed's solo cell at bid 11 reads 1; RULES.md settles it as 4 (= 4u, balances).
+# The originator's account 【点数の付け方(5人)】: bid → (Napoleon, adjutant, each ally); solo bid →
+# (Napoleon, each ally). Its solo cell at bid 11 reads 1; efuda scores 4 (= 4u, the only value
+# that balances; docs/rules.md).
 ORIGINATOR_5 = per_bid_table(
     normal={
         11: (2, 1, 1), 12: (4, 2, 2), 13: (6, 3, 3), 14: (8, 4, 4), 15: (10, 5, 5),
         16: (12, 6, 6), 17: (14, 7, 7), 18: (16, 8, 8), 19: (18, 9, 9), 20: (20, 10, 10),
     },
     solo={
-        11: (4, 1),  # seed prints 1: corrected by RULES.md
+        11: (4, 1),  # the document prints 1: corrected, see above
         12: (8, 2), 13: (12, 3), 14: (16, 4), 15: (20, 5),
         16: (24, 6), 17: (28, 7), 18: (32, 8), 19: (36, 9), 20: (40, 10),
     },
 )  # fmt: skip
 
-# Seed 000 【点数の付け方(4人)】: bids 13–20.
+# The originator's account 【点数の付け方(4人)】: bids 13–20.
 ORIGINATOR_4 = per_bid_table(
     normal={
         13: (3, 3, 3), 14: (4, 4, 4), 15: (5, 5, 5), 16: (6, 6, 6),
@@ -48,14 +57,14 @@ ORIGINATOR_4 = per_bid_table(
     },
 )  # fmt: skip
 
-# Seed 001 ★勝利ポイントの配分: Napoleon / adjutant / each other player; solo Napoleon / other.
+# The wiki page ★勝利ポイントの配分: Napoleon / adjutant / each other player; solo Napoleon / other.
 WIKI_TABLES = {
     4: flat_table(1, 1, 1, 3, 1),
     5: flat_table(2, 1, 1, 4, 1),
     6: flat_table(2, 2, 1, 5, 1),
 }
 
-# Seed 002 ⑧得点計算: 5 players, Napoleon +2, adjutant +1, allies −1; solo +4 / −1.
+# The club handout ⑧得点計算: 5 players, Napoleon +2, adjutant +1, allies −1; solo +4 / −1.
 JOKER_TABLES = {5: flat_table(2, 1, 1, 4, 1)}
 
 _PRESET_LIST = (
@@ -65,7 +74,7 @@ _PRESET_LIST = (
         game="napoleon",
         name_ja="ナポレオン(考案者ルール)",
         name_en=N_("Napoleon — originator's rules"),
-        seed=SEED_ORIGINATOR,
+        source=SOURCE_ORIGINATOR,
         players=(4, 5),
         jokers=0,
         widow={5: 2, 4: 4},  # 【人数とカード枚数】; +1 each with the joker
@@ -81,7 +90,7 @@ _PRESET_LIST = (
         game="napoleon",
         name_ja="ナポレオン(トリテwiki)",
         name_en=N_("Napoleon — trick-taking wiki rules"),
-        seed=SEED_WIKI,
+        source=SOURCE_WIKI,
         players=(4, 5, 6),
         jokers=0,
         widow={4: 4, 5: 2, 6: 4},  # ★準備
@@ -95,12 +104,12 @@ _PRESET_LIST = (
         game="napoleon",
         name_ja="ナポレオン(ジョーカー入り)",
         name_en=N_("Napoleon — club rules with a joker"),
-        seed=SEED_JOKER,
+        source=SOURCE_JOKER,
         players=(5,),
         jokers=1,
         widow={5: 3},  # ① ディール
         bids={5: (10, 20)},  # ② ビット: 最低10枚から
-        discard_policy="nobody",  # RULES.md: nobody by default
+        discard_policy="nobody",  # the handout does not say: nobody by default (efuda ruling)
         all20_loses=False,  # the "all 20 loses" option is off by default
         point_tables=JOKER_TABLES,
     ),
@@ -110,12 +119,12 @@ _PRESET_LIST = (
         game="daifugo",
         name_ja="大富豪(ひょうすべルール)",
         name_en=N_("Daifugō — Hyōsube rules"),
-        seed=SEED_HYOUSUBE,
+        source=SOURCE_HYOUSUBE,
         players=DAIFUGO_PLAYERS,
         jokers=0,
         title_points=DEFAULT_TITLE_POINTS,
         miyako_ochi=True,
-        forbidden_finish=False,  # the seed calls that rule foolish and leaves it out
+        forbidden_finish=False,  # the document calls that rule foolish and leaves it out
     ),
     RuleSet(
         code="daifugo-common",
@@ -123,7 +132,7 @@ _PRESET_LIST = (
         game="daifugo",
         name_ja="大富豪(一般ルール)",
         name_en=N_("Daifugō — common rules"),
-        seed=SEED_COMMON,
+        source=SOURCE_COMMON,
         players=DAIFUGO_PLAYERS,
         jokers=2,
         title_points=DEFAULT_TITLE_POINTS,
@@ -135,7 +144,7 @@ _PRESET_LIST = (
 
 PRESETS: Mapping[str, RuleSet] = MappingProxyType({r.code: r for r in _PRESET_LIST})
 
-# RULES.md: a table that does not balance must be refused. RuleSet checks itself when built;
+# A table that does not balance must be refused (docs/rules.md). RuleSet checks itself when built;
 # this says so once more where the presets are defined.
 for _preset in PRESETS.values():
     _preset.check()

@@ -1,8 +1,7 @@
 """The pure rule set: everything the scoring functions need to know about a club's rules.
 
 A ``RuleSet`` checks itself when it is built, so a rule set whose point table does not balance
-(RULES.md "Every table balances … A rule set whose table does not balance must be refused")
-cannot exist.
+cannot exist (docs/rules.md: every table balances; a rule set that does not is refused).
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ class RuleSet:
     game: str
     name_ja: str
     name_en: str
-    seed: str
+    source: str  # the title of the document the preset follows
     players: tuple[int, ...]
     jokers: int = 0
     # Napoleon
@@ -95,7 +94,7 @@ class RuleSet:
         """A JSON-ready snapshot (player counts become string keys)."""
         data: dict[str, Any] = {
             "code": self.code, "preset": self.preset, "game": self.game,
-            "name_ja": self.name_ja, "name_en": self.name_en, "seed": self.seed,
+            "name_ja": self.name_ja, "name_en": self.name_en, "source": self.source,
             "players": list(self.players), "jokers": self.jokers,
             "options": _plain(self.options),
         }  # fmt: skip

@@ -2,8 +2,8 @@
 
 A table gives, per player count, the points of a Napoleon *win*: a normal row (Napoleon,
 adjutant, each ally) and a solo row (Napoleon, each ally). On a loss every sign flips
-(RULES.md "Napoleon rule sets"). A row is either flat (one row for every bid, seeds 001 and 002)
-or per bid (seed 000, where points grow with the bid).
+(docs/rules.md). A row is either flat (one row for every bid: the wiki page and the club handout)
+or per bid (the originator's account, where points grow with the bid).
 
 Balance: the points of one deal sum to zero. With n players a normal deal has n − 2 allies and
 a solo deal n − 1, so ``napoleon + adjutant = (n − 2) · ally`` and ``napoleon = (n − 1) · ally``.
@@ -68,7 +68,7 @@ def flat_table(napoleon: int, adjutant: int, ally: int, solo_napoleon: int, solo
 
 
 def per_bid_table(normal: Mapping[int, tuple[int, int, int]], solo: Mapping[int, tuple[int, int]]):
-    """Rows written as the seed prints them: bid → (N, adj, ally) and bid → (N, ally)."""
+    """Rows written as the document prints them: bid → (N, adj, ally) and bid → (N, ally)."""
     return PointTable(
         normal={bid: PointRow(n, a, x) for bid, (n, a, x) in normal.items()},
         solo={bid: PointRow(n, None, x) for bid, (n, x) in solo.items()},

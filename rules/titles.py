@@ -1,8 +1,9 @@
 """Daifugō titles by finishing position, and their default points.
 
-Titles follow RULES.md "Daifugō: what one round records" (seed 003 names 大富豪 富豪 平民 貧民
-大貧民 for five players and adds 平民 for more; seed 004 gives 富豪 to the second and 貧民 to the
-second-to-last). With three players there is no 富豪/貧民: 大富豪, 平民, 大貧民.
+Titles follow docs/rules.md "Daifugō: how one round is scored": the Hyōsube rules
+(「大富豪・大貧民」) name 大富豪 富豪 平民 貧民 大貧民 for five players and add 平民
+for more; the common-rules post gives 富豪 to the second and 貧民 to the second-to-last.
+With three players there is no 富豪/貧民: 大富豪, 平民, 大貧民.
 """
 
 from __future__ import annotations

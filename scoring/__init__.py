@@ -1,8 +1,9 @@
 """Pure scoring of one Napoleon deal or one Daifugō round (no Django, no database).
 
-Vocabulary (the names used in code, after shared/RULES.md):
+Vocabulary (the names used in code; docs/rules.md states every rule and names its source):
 
-Napoleon (ナポレオン), seeds 000, 001, 002
+Napoleon (ナポレオン): 『トランプゲームナポレオン秘話』 (the originator's account),
+「ナポレオン (Napoleone)」 (the wiki page) and 「ナポレオン」 (the club handout)
     Napoleon
         The player who won the auction: bids a count of honours and a trump suit.
     bid (立候補)
@@ -21,19 +22,23 @@ Napoleon (ナポレオン), seeds 000, 001, 002
     solo (独り立ち)
         No adjutant: the called card was in the widow or in Napoleon's own hand.
     作戦B (Plan B)
-        Seed 000: if the army takes all 20 honours on a bid below 20, the allies win.
+        The originator's account: if the army takes all 20 honours on a bid below 20, the
+        allies win.
     all 20 loses
-        Seed 002 option: taking all 20 loses unless the bid was 20, and doubles the points.
+        The club handout's option: taking all 20 loses unless the bid was 20, and doubles
+        the points.
     redeal (流れ)
         Nobody bid: the deal is recorded and scores nothing.
 
-Daifugō (大富豪), seeds 003, 004
+Daifugō (大富豪): 「大富豪・大貧民」 (the Hyōsube rules) and
+「俺が今から、トランプ:大富豪の世界共通の基本ルールを決める。」 (the common-rules post)
     大富豪 daifugo, 富豪 fugo, 平民 heimin, 貧民 hinmin, 大貧民 daihinmin
         Titles by finishing position (first out is 大富豪, the last one left is 大貧民).
     都落ち (miyako-ochi)
         The previous round's 大富豪 who does not finish first falls to 大貧民.
     forbidden finish (上がり禁止)
-        Seed 004: going out on a joker or a 2 (a 3 during a revolution) places you last.
+        The common-rules post: going out on a joker or a 2 (a 3 during a revolution) places
+        you last.
 
 Entry points: ``scoring.napoleon.score_napoleon`` and ``scoring.daifugo.score_daifugo``;
 cards in ``scoring.cards``; the one user-facing error is ``core.errors.EfudaError``.

@@ -1,7 +1,8 @@
 """The card vocabulary of the whole project: suits, ranks, cards, bids.
 
-Suit order ♠ > ♥ > ♦ > ♣ is the bid order of every Napoleon seed (000 【マークの優先順位】,
-001 ★ビッドの強さ, 002 ② ビット). Honours (絵札) are A K Q J 10 of each suit, 20 in all.
+Suit order ♠ > ♥ > ♦ > ♣ is the bid order of every Napoleon source (the originator's
+account 【マークの優先順位】, the wiki page ★ビッドの強さ, the club handout ② ビット).
+Honours (絵札) are A K Q J 10 of each suit, 20 in all.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ def _normalise(text: Any) -> str | None:
 
 
 def _shown(text: Any) -> str:
+    if text is None:
+        return ""
     return text if isinstance(text, str) else repr(text)
 
 
@@ -137,7 +140,7 @@ def all_cards(jokers: int = 0) -> list[Card]:
 
 
 def bid_key(count: int, suit: str) -> tuple[int, int]:
-    """Sort key of a bid: higher count wins, then ♠ > ♥ > ♦ > ♣ (seed 000 【マークの優先順位】)."""
+    """Sort key of a bid: higher count wins, then ♠ > ♥ > ♦ > ♣ (【マークの優先順位】)."""
     return (count, len(SUITS) - SUITS.index(parse_suit(suit)))
 
 

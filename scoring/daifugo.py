@@ -1,17 +1,18 @@
-"""Scoring one Daifugō round (seeds 003 and 004 as settled by RULES.md).
+"""Scoring one Daifugō round: the Hyōsube rules (「大富豪・大貧民」) and the common-rules post
+(「俺が今から、トランプ:大富豪の世界共通の基本ルールを決める。」), as docs/rules.md settles them.
 
 ``score_daifugo`` turns the order in which players went out into titles and points, applying
 都落ち and the forbidden finish, and tells the table the card exchanges and who leads next.
 
 Final order (efuda decision, see docs/rules.md "Ordering penalties"):
 1. players who went out normally, in the order they went out;
-2. then the forbidden finishers, the *earliest* to go out on a forbidden card *lowest* (seed
-   004: going out on a forbidden card makes you 大貧民 "確定" at that moment; whoever comes
-   later can only take the lowest place still free, which is above);
-3. then the player who fell by 都落ち, at the very bottom (seed 003: the 大富豪 "either stays
-   大富豪 or becomes 大貧民"; RULES.md: "they become 大貧民 of this round").
+2. then the forbidden finishers, the *earliest* to go out on a forbidden card *lowest* (the
+   common-rules post: going out on a forbidden card makes you 大貧民 "確定" at that moment;
+   whoever comes later can only take the lowest place still free, which is above);
+3. then the player who fell by 都落ち, at the very bottom (the Hyōsube rules: the
+   大富豪 "either stays 大富豪 or becomes 大貧民"; docs/rules.md: they become 大貧民 of this round).
 The previous 大富豪 keeps the title only by being first in the final order, i.e. the first to
-go out on a card that is not forbidden (seed 004: "1位になれなかった場合").
+go out on a card that is not forbidden (the common-rules post: "1位になれなかった場合").
 """
 
 from __future__ import annotations
@@ -34,12 +35,15 @@ class DaifugoRound:
 
     ``forbidden``: players who went out on a forbidden card (a joker or a 2; a 3 during a
     revolution). ``previous_daifugo``: the previous round's 大富豪 in this session, None in a
-    session's first round.
+    session's first round. ``players``: everyone at the table, when known apart from the order
+    (an entry form, a tournament table): then the order must name every one of them, so a
+    round whose last finisher was forgotten is refused, never scored as a smaller round.
     """
 
     order: tuple[str, ...]
     forbidden: frozenset[str] = frozenset()
     previous_daifugo: str | None = None
+    players: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ def score_daifugo(round: DaifugoRound, ruleset: RuleSet) -> DaifugoResult:  # no
     if not isinstance(round, DaifugoRound):
         raise EfudaError("order", "not_a_round", N_("This is not a Daifugō round."))
     order = player_keys(round.order, "order")
+    _check_complete(order, round.players)
     titles_by_position = daifugo_titles(len(order))
     forbidden = _check_forbidden(round.forbidden, order, ruleset)
     previous = _check_previous(round.previous_daifugo)
@@ -110,6 +115,26 @@ def score_daifugo(round: DaifugoRound, ruleset: RuleSet) -> DaifugoResult:  # no
         exchanges=tuple(exchanges), next_leader=by_title["daihinmin"],
         first_round_lead=first_lead, explanation=explanation,
     )  # fmt: skip
+
+
+def _check_complete(order: tuple[str, ...], players: object) -> None:
+    """With the table's players known, the order names exactly them."""
+    if players is None:
+        return
+    table = player_keys(players, "players")
+    strangers = [p for p in order if p not in table]
+    if strangers:
+        raise EfudaError("order", "not_at_table",
+                         N_("%(player)s is not one of the players at this table."),
+                         {"player": strangers[0]})  # fmt: skip
+    missing = [p for p in table if p not in order]
+    if missing:
+        raise EfudaError(
+            "order", "order_incomplete",
+            N_("The order must name every player at the table: %(players)s still has no "
+               "place. Tap the players in the order they went out, the last one too."),
+            {"players": ", ".join(missing)},
+        )  # fmt: skip
 
 
 def _check_forbidden(value: object, order: tuple[str, ...], ruleset: RuleSet) -> frozenset[str]:

@@ -1,4 +1,5 @@
-"""Scoring one Napoleon deal (seeds 000, 001, 002 as settled by RULES.md).
+"""Scoring one Napoleon deal under the three Napoleon presets: 『トランプゲームナポレオン秘話』,
+「ナポレオン (Napoleone)」 and 「ナポレオン」, as docs/rules.md settles them.
 
 ``score_napoleon`` checks a ``NapoleonDeal`` against a ``RuleSet`` and returns the points of
 every seat with an explanation a player can read. Nothing here touches a database.
@@ -26,11 +27,14 @@ LAST_TRICK_SIDES = ("napoleon", "allies")
 class NapoleonDeal:
     """One deal as the scorekeeper records it; ``seats`` are player keys, clockwise.
 
-    ``napoleon=None`` or ``redeal=True``: nobody bid (流れ). ``adjutant`` None or the Napoleon:
-    solo. ``honours``: honours the Napoleon army won in tricks; ``discarded``: honours among the
-    discards; ``last_trick``: "napoleon" or "allies", needed only under the last-trick discard
-    rule when honours were discarded. ``bid_log``: optional auction, (player, count, suit)
-    entries in the order they were called.
+    Nothing that changes a score is assumed: ``redeal=True`` says nobody bid (流れ), and then
+    nothing else of the deal may be given; otherwise the Napoleon, the bid, the trump, the
+    adjutant *or* ``solo=True`` (独り立ち), ``honours`` (honours the Napoleon army won in
+    tricks) and ``discarded`` (honours among the discards) must all be given. The Napoleon is
+    never their own adjutant: a called card in the Napoleon's own hand is ``solo=True``.
+    ``last_trick``: "napoleon" or "allies", needed only under the last-trick discard rule when
+    honours were discarded. ``bid_log``: optional auction, (player, count, suit) entries in the
+    order they were called.
     """
 
     seats: tuple[str, ...]
@@ -39,11 +43,12 @@ class NapoleonDeal:
     trump: str | None = None
     called: str | None = None
     adjutant: str | None = None
-    honours: int = 0
-    discarded: int = 0
+    honours: int | None = None
+    discarded: int | None = None
     last_trick: str | None = None
     redeal: bool = False
     bid_log: tuple = ()
+    solo: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,7 +98,8 @@ def score_napoleon(deal: NapoleonDeal, ruleset: RuleSet) -> NapoleonResult:
     seats = _check_seats(deal.seats, ruleset)
     if not isinstance(deal.redeal, bool):
         raise EfudaError("redeal", "not_a_bool", N_("Say whether the deal was a redeal."))
-    if deal.redeal or (deal.napoleon is None and deal.bid is None):
+    if deal.redeal:
+        _check_redeal(deal)
         if deal.bid_log:
             raise EfudaError(
                 "bid_log",
@@ -107,6 +113,22 @@ def score_napoleon(deal: NapoleonDeal, ruleset: RuleSet) -> NapoleonResult:
     checked = _check_deal(deal, seats, ruleset)
     _check_bid_log(deal.bid_log, checked, ruleset)
     return _score(checked, ruleset)
+
+
+def _check_redeal(deal: NapoleonDeal) -> None:
+    """A redeal is a deal nobody bid on: nothing else of a deal may be given with it."""
+    given = (
+        deal.napoleon is not None or deal.bid is not None or deal.trump is not None
+        or deal.called is not None or deal.adjutant is not None or deal.solo is not False
+        or deal.honours not in (None, 0) or deal.discarded not in (None, 0)
+        or deal.last_trick is not None
+    )  # fmt: skip
+    if given:
+        raise EfudaError(
+            "redeal", "redeal_with_deal",
+            N_("A redeal (流れ) has no Napoleon, bid, adjutant or honours: either clear "
+               "them or take back the redeal."),
+        )  # fmt: skip
 
 
 def _check_types(deal: object, ruleset: object) -> None:
@@ -129,14 +151,20 @@ def _check_seats(value: object, ruleset: RuleSet) -> tuple[str, ...]:
 
 def _check_deal(deal: NapoleonDeal, seats: tuple[str, ...], ruleset: RuleSet) -> _Checked:
     if deal.napoleon is None:
-        raise EfudaError("napoleon", "napoleon_missing",
-                         N_("A deal with a bid needs a Napoleon."))  # fmt: skip
+        raise EfudaError(
+            "napoleon", "napoleon_missing",
+            N_("Choose the Napoleon (or the redeal, 流れ, if nobody bid)."),
+        )  # fmt: skip
     napoleon = seated(deal.napoleon, seats, "napoleon")
-    adjutant = None if deal.adjutant is None else seated(deal.adjutant, seats, "adjutant")
-    if adjutant == napoleon:
-        adjutant = None  # the Napoleon called a card of their own hand: solo
+    adjutant = _check_adjutant(deal, seats, napoleon)
     players = len(seats)
     low, high = ruleset.bids[players]
+    if deal.bid is None:
+        raise EfudaError(
+            "bid", "bid_missing",
+            N_("Choose the bid (%(min)s to %(max)s with %(players)s players)."),
+            {"min": low, "max": high, "players": players},
+        )  # fmt: skip
     if not is_int(deal.bid) or not low <= deal.bid <= high:
         raise EfudaError(
             "bid", "bid_out_of_range",
@@ -144,11 +172,29 @@ def _check_deal(deal: NapoleonDeal, seats: tuple[str, ...], ruleset: RuleSet) ->
                "players, not %(bid)s."),
             {"min": low, "max": high, "players": players, "bid": shown(deal.bid)},
         )  # fmt: skip
+    if deal.trump is None:
+        raise EfudaError("trump", "trump_missing", N_("Choose the trump suit."))
     trump = parse_suit(deal.trump, "trump")
     called = None
     if deal.called is not None:
         called = parse_card(deal.called, "called", jokers=ruleset.jokers).code
+    if deal.honours is None:
+        raise EfudaError(
+            "honours", "honours_missing",
+            N_("Enter the honours the Napoleon army took in tricks (0 to 20)."),
+        )  # fmt: skip
     honours = count(deal.honours, "honours")
+    if honours > TOTAL_HONOURS:
+        raise EfudaError(
+            "honours", "honours_range",
+            N_("Honours are counted from 0 to 20 (the deck has 20), not %(honours)s."),
+            {"honours": honours},
+        )  # fmt: skip
+    if deal.discarded is None:
+        raise EfudaError(
+            "discarded", "discarded_missing",
+            N_("Enter the honours among the discards (0 if none)."),
+        )  # fmt: skip
     discarded = count(deal.discarded, "discarded")
     if honours + discarded > TOTAL_HONOURS:
         raise EfudaError(
@@ -175,6 +221,32 @@ def _check_deal(deal: NapoleonDeal, seats: tuple[str, ...], ruleset: RuleSet) ->
         last_trick = deal.last_trick
     return _Checked(seats, napoleon, adjutant, deal.bid, trump, called, honours, discarded,
                     last_trick)  # fmt: skip
+
+
+def _check_adjutant(deal: NapoleonDeal, seats: tuple[str, ...], napoleon: str) -> str | None:
+    """The adjutant is a seated player other than the Napoleon, or ``solo`` said explicitly."""
+    if not isinstance(deal.solo, bool):
+        raise EfudaError("adjutant", "solo_not_a_bool", N_("Say whether the Napoleon plays solo."))
+    if deal.solo:
+        if deal.adjutant is not None:
+            raise EfudaError(
+                "adjutant", "adjutant_and_solo",
+                N_("Choose either an adjutant or 独り立ち (solo), not both."),
+            )  # fmt: skip
+        return None
+    if deal.adjutant is None:
+        raise EfudaError(
+            "adjutant", "adjutant_missing",
+            N_("Choose the adjutant, or 独り立ち (solo) if the Napoleon has none."),
+        )  # fmt: skip
+    adjutant = seated(deal.adjutant, seats, "adjutant")
+    if adjutant == napoleon:
+        raise EfudaError(
+            "adjutant", "adjutant_is_napoleon",
+            N_("The Napoleon cannot be their own adjutant: if the called card was in the "
+               "Napoleon's hand or in the widow, choose 独り立ち (solo)."),
+        )  # fmt: skip
+    return adjutant
 
 
 def _check_bid_log(log: object, deal: _Checked, ruleset: RuleSet) -> None:
@@ -216,7 +288,7 @@ def _check_bid_log(log: object, deal: _Checked, ruleset: RuleSet) -> None:
 
 
 def _discards_to(deal: _Checked, ruleset: RuleSet) -> str:
-    """Who the discarded honours belong to (RULES.md "The Napoleon army's count")."""
+    """Who the discarded honours belong to (docs/rules.md, "Army count")."""
     policy = ruleset.discard_policy
     if policy == "last_trick":
         return deal.last_trick or "nobody"

@@ -33,7 +33,7 @@ def seated(value: Any, players: tuple[str, ...], field: str) -> str:
     if not isinstance(value, str) or value not in players:
         raise EfudaError(
             field, "not_seated", N_("“%(player)s” is not one of the players at this table."),
-            {"player": value if isinstance(value, str) else repr(value)},
+            {"player": shown(value)},
         )  # fmt: skip
     return value
 
@@ -47,4 +47,7 @@ def count(value: Any, field: str) -> int:
 
 
 def shown(value: Any) -> str:
+    """A value for a message: a string as is, nothing as empty (never Python's ``None``)."""
+    if value is None:
+        return ""
     return value if isinstance(value, str) else repr(value)

@@ -7,6 +7,15 @@ import pytest
 from tests import factories
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Rolled-back tests can reuse a club's id and data version: start each test cold."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def club(db):
     return factories.ClubFactory()

@@ -6,3 +6,9 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Clubs and tournaments")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401 - registers efuda's system checks
+        from .services import cache
+
+        cache.connect()

@@ -1,144 +1,209 @@
-"""Server-side SVG charts (matplotlib, Agg). The same SVG string goes inline into pages and
-into PDFs. Text is drawn as paths with IPAex Gothic, so Japanese labels need no client font."""
+"""Server-side SVG charts: plain SVG text, no plotting library. The same SVG string goes inline
+into pages and into PDFs (WeasyPrint draws SVG ``<text>`` with the embedded Japanese font).
+
+matplotlib drew each of these charts in 85–140 ms (text converted to paths), which every new deal
+paid again on every player page; the charts are lines and bars over at most a few dozen points,
+so writing the SVG directly takes well under a millisecond and leaves the text selectable and
+readable by screen readers. Colours and lines are presentation attributes, never ``style``
+attributes or ``<style>`` elements, so the Content-Security-Policy needs no exception.
+"""
 
 from __future__ import annotations
 
-import io
-import re
-import threading
+import math
 from collections.abc import Sequence
 from functools import lru_cache
+from html import escape
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-from django.conf import settings  # noqa: E402
-from matplotlib import font_manager  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-_lock = threading.Lock()  # matplotlib's font cache and rcParams are not thread-safe
-_font_family: list[str] | None = None
-_XML_HEAD = re.compile(r"^.*?(?=<svg)", re.S)
-
-
-def _fonts() -> list[str]:
-    global _font_family
-    if _font_family is None:
-        family = []
-        for path in settings.PDF_FONT_PATHS:
-            if path.exists():
-                font_manager.fontManager.addfont(str(path))
-                family.append(font_manager.FontProperties(fname=str(path)).get_name())
-                break
-        _font_family = family + ["DejaVu Sans"]
-    return _font_family
+WIDTH = 640
+HEIGHT = 260
+FONT = "IPAexGothic, 'IPAex Gothic', 'Hiragino Sans', 'Noto Sans CJK JP', sans-serif"
+GRID = "#dddddd"
+AXIS = "#888888"
+TEXT = "#222222"
+LINE_COLOURS = ("#9b1c1c", "#1d4e89", "#1b6e2f")
+POSITIVE = "#1b6e2f"
+NEGATIVE = "#a11111"
 
 
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
+def _num(value: float) -> str:
+    """Coordinates with one decimal: short output, still exact enough for 640 px."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
 
 
-def _rc(salt: str) -> dict:
-    # parse_math off: a player called "$x$" is a name, not a formula.
-    return {
-        "svg.hashsalt": salt,
-        "svg.fonttype": "path",
-        "font.family": _fonts(),
-        "text.parse_math": False,
-    }
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round tick values (1, 2, 5 × 10ⁿ steps) covering [low, high] and always 0."""
+    low, high = min(low, 0), max(high, 0)
+    if low == high:
+        high = low + 1
+    raw = (high - low) / max(1, count)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    start = math.floor(low / step) * step
+    ticks = []
+    value = start
+    while value <= high + step * 1e-9:
+        ticks.append(round(value, 10))
+        value += step
+    if ticks[-1] < high:
+        ticks.append(ticks[-1] + step)
+    return ticks
 
 
-def _svg(fig: Figure) -> str:
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
-    # Drop the XML declaration/doctype (inline in HTML) and the comments matplotlib writes
-    # with each label's text: names appear only as drawn paths.
-    return _COMMENT.sub("", _XML_HEAD.sub("", buf.getvalue(), count=1))
+def _tick_label(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _figure() -> Figure:
-    fig = Figure(figsize=(6.4, 2.6), dpi=72)
-    return fig
+class _Svg:
+    def __init__(self, width: int, height: int, title: str):
+        self.parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+            f'width="{width}" height="{height}" role="img" aria-label="{escape(title)}" '
+            f'font-family="{escape(FONT)}" font-size="11" fill="{TEXT}">',
+            f"<title>{escape(title)}</title>",
+            f'<text x="{width / 2:g}" y="16" text-anchor="middle" font-size="13">'
+            f"{escape(title)}</text>",
+        ]
+
+    def add(self, element: str) -> None:
+        self.parts.append(element)
+
+    def line(self, x1, y1, x2, y2, colour: str, width: float = 1) -> None:
+        self.add(
+            f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
+            f'stroke="{colour}" stroke-width="{width:g}"/>'
+        )
+
+    def text(self, x, y, label: str, anchor: str = "middle", rotate: float = 0) -> None:
+        transform = f' transform="rotate({rotate:g} {_num(x)} {_num(y)})"' if rotate else ""
+        self.add(
+            f'<text x="{_num(x)}" y="{_num(y)}" text-anchor="{anchor}"{transform}>'
+            f"{escape(str(label))}</text>"
+        )
+
+    def done(self) -> str:
+        return "".join(self.parts) + "</svg>"
 
 
-def _style(ax) -> None:
-    ax.grid(axis="y", color="#dddddd", linewidth=0.6)
-    ax.spines[["top", "right"]].set_visible(False)
-    ax.axhline(0, color="#888888", linewidth=0.8)
-    ax.tick_params(labelsize=8)
+class _Frame:
+    """The plotting area and the value axis of a vertical chart."""
 
+    def __init__(self, svg: _Svg, values: Sequence[float], left=52, right=12, top=30, bottom=58):
+        self.left, self.right = left, WIDTH - right
+        self.top, self.bottom = top, HEIGHT - bottom
+        self.ticks = nice_ticks(min(values, default=0), max(values, default=0))
+        self.low, self.high = self.ticks[0], self.ticks[-1]
+        for tick in self.ticks:
+            y = self.y(tick)
+            svg.line(self.left, y, self.right, y, AXIS if tick == 0 else GRID, 0.8)
+            svg.text(self.left - 6, y + 4, _tick_label(tick), anchor="end")
 
-def _ticks(ax, labels: Sequence[str]) -> None:
-    step = max(1, len(labels) // 12)
-    positions = list(range(0, len(labels), step))
-    ax.set_xticks(positions, [labels[i] for i in positions], rotation=45, ha="right")
+    def y(self, value: float) -> float:
+        span = (self.high - self.low) or 1
+        return self.bottom - (value - self.low) / span * (self.bottom - self.top)
+
+    def x_labels(self, svg: _Svg, labels: Sequence[str], xs: Sequence[float]) -> None:
+        step = max(1, math.ceil(len(labels) / 12))
+        for i in range(0, len(labels), step):
+            svg.text(xs[i] + 4, self.bottom + 14, labels[i], anchor="end", rotate=-45)
 
 
 def line_chart(
-    *, labels: Sequence[str], series: dict[str, Sequence[int]], title: str, salt: str
+    *, labels: Sequence[str], series: dict[str, Sequence[int]], title: str, salt: str = ""
 ) -> str:
     """Cumulative points: one line per series over the same month labels."""
-    return _line_chart(
-        tuple(labels), tuple((k, tuple(v)) for k, v in series.items()), str(title), salt
-    )
+    return _line_chart(tuple(labels), tuple((k, tuple(v)) for k, v in series.items()), str(title))
 
 
 # A chart depends only on its data: the same data (no new deal since) reuses the drawing.
-@lru_cache(maxsize=512)
-def _line_chart(labels: tuple, series: tuple, title: str, salt: str) -> str:
-    series = dict(series)
-    with _lock, matplotlib.rc_context(_rc(salt)):
-        fig = _figure()
-        ax = fig.add_subplot()
-        colors = ("#9b1c1c", "#1d4e89", "#1b6e2f")
-        for (name, values), color in zip(series.items(), colors, strict=False):
-            ax.plot(
-                range(len(values)),
-                values,
-                marker="o",
-                markersize=3,
-                linewidth=1.6,
-                color=color,
-                label=name,
-            )
-        _style(ax)
-        _ticks(ax, labels)
-        if len(series) > 1:
-            ax.legend(fontsize=8, frameon=False)
-        ax.set_title(title, fontsize=10)
-        return _svg(fig)
+@lru_cache(maxsize=1024)
+def _line_chart(labels: tuple, series: tuple, title: str) -> str:
+    svg = _Svg(WIDTH, HEIGHT, title)
+    frame = _Frame(svg, [v for _, values in series for v in values])
+    count = max([len(labels)] + [len(values) for _, values in series])
+    slot = (frame.right - frame.left) / max(1, count - 1) if count > 1 else 0
+    xs = [
+        frame.left + (i * slot if count > 1 else (frame.right - frame.left) / 2)
+        for i in range(count)
+    ]
+    for (name, values), colour in zip(series, LINE_COLOURS, strict=False):
+        points = " ".join(f"{_num(xs[i])},{_num(frame.y(v))}" for i, v in enumerate(values))
+        svg.add(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="1.6" '
+            f'stroke-linejoin="round"><title>{escape(name)}</title></polyline>'
+        )
+        for i, v in enumerate(values):
+            svg.add(f'<circle cx="{_num(xs[i])}" cy="{_num(frame.y(v))}" r="2.2" fill="{colour}"/>')
+    frame.x_labels(svg, labels, xs)
+    if len(series) > 1:
+        x = frame.right - 4
+        for row, ((name, _), colour) in enumerate(zip(series, LINE_COLOURS, strict=False)):
+            y = frame.top + 4 + row * 14
+            svg.line(x - 16, y, x, y, colour, 2)
+            svg.text(x - 20, y + 4, name, anchor="end")
+    return svg.done()
 
 
 def bar_chart(
-    *, labels: Sequence[str], values: Sequence[int], title: str, salt: str, horizontal: bool = False
+    *,
+    labels: Sequence[str],
+    values: Sequence[int],
+    title: str,
+    salt: str = "",
+    horizontal: bool = False,
 ) -> str:
     """Points per month (or per player): green above zero, red below."""
-    return _bar_chart(tuple(labels), tuple(values), str(title), salt, horizontal)
+    return _bar_chart(tuple(labels), tuple(values), str(title), horizontal)
 
 
-@lru_cache(maxsize=512)
-def _bar_chart(labels: tuple, values: tuple, title: str, salt: str, horizontal: bool) -> str:
-    with _lock, matplotlib.rc_context(_rc(salt)):
-        fig = _figure()
-        if horizontal:
-            fig.set_size_inches(6.4, max(1.6, 0.22 * len(values) + 0.8))
-        ax = fig.add_subplot()
-        colors = ["#1b6e2f" if v >= 0 else "#a11111" for v in values]
-        positions = range(len(values))
-        if horizontal:
-            ax.barh(positions, values, color=colors)
-            ax.set_yticks(list(positions), list(labels))
-            ax.invert_yaxis()
-            ax.grid(axis="x", color="#dddddd", linewidth=0.6)
-            ax.spines[["top", "right"]].set_visible(False)
-            ax.axvline(0, color="#888888", linewidth=0.8)
-            ax.tick_params(labelsize=8)
-        else:
-            ax.bar(positions, values, color=colors)
-            _style(ax)
-            _ticks(ax, labels)
-        ax.set_title(title, fontsize=10)
-        return _svg(fig)
+@lru_cache(maxsize=1024)
+def _bar_chart(labels: tuple, values: tuple, title: str, horizontal: bool) -> str:
+    if horizontal:
+        return _horizontal_bars(labels, values, title)
+    svg = _Svg(WIDTH, HEIGHT, title)
+    frame = _Frame(svg, values)
+    slot = (frame.right - frame.left) / max(1, len(values))
+    xs = [frame.left + slot * (i + 0.5) for i in range(len(values))]
+    zero = frame.y(0)
+    for x, label, value in zip(xs, labels, values, strict=False):
+        top = min(zero, frame.y(value))
+        height = abs(frame.y(value) - zero)
+        svg.add(
+            f'<rect x="{_num(x - slot * 0.35)}" y="{_num(top)}" width="{_num(slot * 0.7)}" '
+            f'height="{_num(height)}" fill="{POSITIVE if value >= 0 else NEGATIVE}">'
+            f"<title>{escape(str(label))}: {value}</title></rect>"
+        )
+    frame.x_labels(svg, labels, xs)
+    return svg.done()
+
+
+def _horizontal_bars(labels: tuple, values: tuple, title: str) -> str:
+    row = 16
+    height = max(115, 30 + row * len(values) + 26)
+    svg = _Svg(WIDTH, height, title)
+    left, right, top = 130, WIDTH - 16, 28
+    bottom = top + row * len(values)
+    ticks = nice_ticks(min(values, default=0), max(values, default=0))
+    low, high = ticks[0], ticks[-1]
+    span = (high - low) or 1
+
+    def x(value: float) -> float:
+        return left + (value - low) / span * (right - left)
+
+    for tick in ticks:
+        svg.line(x(tick), top, x(tick), bottom, AXIS if tick == 0 else GRID, 0.8)
+        svg.text(x(tick), bottom + 14, _tick_label(tick))
+    for i, (label, value) in enumerate(zip(labels, values, strict=False)):
+        y = top + row * i
+        start = min(x(0), x(value))
+        svg.add(
+            f'<rect x="{_num(start)}" y="{_num(y + 2)}" width="{_num(abs(x(value) - x(0)))}" '
+            f'height="{row - 4}" fill="{POSITIVE if value >= 0 else NEGATIVE}">'
+            f"<title>{escape(str(label))}: {value}</title></rect>"
+        )
+        svg.text(left - 6, y + row - 4, label, anchor="end")
+    return svg.done()
 
 
 # Builders from selector results (plain data in, SVG out).
@@ -193,3 +258,16 @@ def player_charts(stats) -> tuple[str | None, str | None]:
         salt=salt + "-m",
     )
     return cumulative, monthly
+
+
+def rating_chart(curve) -> str:
+    """A player's rating over their deals: μ and the headline μ − 3σ (stored history rows)."""
+    from django.utils.translation import gettext
+
+    from .models import Game
+
+    return line_chart(
+        labels=curve.dates,
+        series={"μ": curve.mu, "μ − 3σ": curve.score},
+        title=gettext("Rating: %(game)s") % {"game": Game(curve.game).label},
+    )

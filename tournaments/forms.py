@@ -16,9 +16,15 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import EfudaError
 from rules import OPTION_SPECS, PRESETS
+from scoring.cards import RANKS, SUIT_SYMBOLS, SUITS, TOTAL_HONOURS
 
-from .i18n import error_text
+from .fields import IntegerField
+from .i18n import SUIT_NAMES, error_text, suit_class
 from .models import Role
+from .selectors.rulesets import session_rules
+from .selectors.sessions import entry_players
+from .services.errors import fail
+from .widgets import Stepper, TapCheckboxes, TapRadio
 
 SOLO = "solo"
 
@@ -29,24 +35,53 @@ def is_row_id(text: str) -> bool:
 
 
 class IntListField(forms.Field):
-    """Repeated inputs of one name (``getlist``) as a list of ints, blanks dropped, order kept."""
+    """Repeated inputs of one name (``getlist``) as a list of ints, blanks dropped, order and
+    repeats kept: ``1,1,2,3,4`` stays five entries, so the scoring core refuses the repeated
+    player instead of the form silently scoring a four-player deal."""
 
     widget = forms.SelectMultiple
 
     def to_python(self, value):
         result = []
+        if value is not None and not isinstance(value, (list, tuple)):
+            value = [value]
         for item in value or []:
             item = str(item).strip()
             if not item:
                 continue
             if not is_row_id(item):
                 raise forms.ValidationError(_("Choose players from the list."), code="invalid")
-            if int(item) not in result:
-                result.append(int(item))
+            result.append(int(item))
         return result
 
 
-# The scoring core names "called"; the entry form asks for it as suit + rank buttons.
+class TapField(forms.ChoiceField):
+    """One tapped choice, drawn as buttons. Any posted value passes to the scoring core, which
+    refuses what is wrong with a message naming the field (a Napoleon who was unseated in the
+    meantime is "not one of the players at this table", not "an invalid choice")."""
+
+    widget = TapRadio
+
+    def valid_value(self, value):
+        return True
+
+
+class TapMultipleField(IntListField):
+    """Players ticked among ``choices`` (drawn as tap buttons), posted order and repeats kept."""
+
+    widget = TapCheckboxes
+
+    @property
+    def choices(self):
+        return self.widget.choices
+
+    @choices.setter
+    def choices(self, value):
+        self.widget.choices = list(value)
+
+
+# The scoring core names "called"; the entry form asks for it as suit + rank buttons. The
+# Daifugō table's players are checked with the order ("order" names every one of them).
 _FIELD_ALIASES = {"called": "called_suit"}
 
 
@@ -59,18 +94,61 @@ def add_efuda_error(form: forms.Form, err: EfudaError, names=None) -> None:
     form.add_error(field, error_text(err, names))
 
 
+def _suit_choices(jokers: bool) -> tuple[list, dict]:
+    choices, extras = [], {}
+    for code in SUITS:
+        choices.append((code, SUIT_SYMBOLS[code]))
+        extras[code] = {"sr_label": SUIT_NAMES[code], "suit_class": suit_class(code)}
+    if jokers:
+        choices.append(("JK", "JK"))
+        extras["JK"] = {"sr_label": _("Joker")}
+    return choices, extras
+
+
 class EntryBase(forms.Form):
-    """What both games' entry forms share: a key against double submits, the edit version,
-    and a name to add a new player inline."""
+    """What both games' entry forms share: the deal's id from the phone (a repeat of it never
+    records the deal twice), the edit version, and a name to add a new player inline.
 
-    submission_key = forms.CharField(required=False, widget=forms.HiddenInput)
-    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    ``session`` gives the rules (bid range, jokers, forbidden finishes) and the players to
+    offer; a tournament table passes its drawn ``roster`` (only those players, none added).
+    Choices are built here from the posted (or initial) state, never in the view.
+    """
+
+    client_id = forms.CharField(required=False, widget=forms.HiddenInput)
+    version = IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     new_player = forms.CharField(required=False, max_length=200, label=_("New player"))
+    player_field = "seats"
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, session, roster=None, **kwargs):
         super().__init__(*args, **kwargs)
-        if not self.is_bound and not self.initial.get("submission_key"):
-            self.initial["submission_key"] = uuid.uuid4().hex
+        self.session = session
+        self.roster = list(roster) if roster is not None else None
+        self.ruleset = session_rules(session)
+        self.pending = ""
+        self.refusal = ""
+        self.show_summary = False
+        if not self.is_bound and not self.initial.get("client_id"):
+            self.initial["client_id"] = str(uuid.uuid4())
+        self.players = entry_players(
+            session=session, roster=self.roster, extra=self.ids(self.player_field)
+        )
+        self.names = {str(p.id): p.name for p in self.players}
+
+    @property
+    def can_add_player(self) -> bool:
+        return self.roster is None
+
+    def clean_client_id(self):
+        """A UUID, or None when the post carries none. A damaged one is said on top of the
+        form (the field itself is hidden)."""
+        value = (self.cleaned_data.get("client_id") or "").strip()
+        if not value:
+            return None
+        try:
+            return uuid.UUID(value)
+        except ValueError:
+            self.add_error(None, error_text(fail("client_id", "client_id_invalid")))
+            return None
 
     def value(self, name):
         """The current value of a field (cleaned when valid, otherwise as typed)."""
@@ -78,22 +156,95 @@ class EntryBase(forms.Form):
             return self.cleaned_data[name]
         return self[name].value()
 
+    def ids(self, name) -> list[int]:
+        """The player ids a list field holds now (posted or initial), invalid ones left out."""
+        values = self.value(name) if name in self.fields else None
+        if values is None:
+            return []
+        if not isinstance(values, (list, tuple)):
+            values = [values]
+        return [int(v) for v in values if is_row_id(str(v))]
+
+    def _player_choices(self, ids) -> list[tuple[str, str]]:
+        return [(str(i), self.names[str(i)]) for i in ids if str(i) in self.names]
+
+    def error_summary(self) -> list[dict]:
+        """Every problem, in the order of the form, for the summary at its top."""
+        items = [{"anchor": "deal-form", "label": "", "message": e}
+                 for e in self.non_field_errors()]  # fmt: skip
+        for name, field in self.fields.items():
+            for message in self.errors.get(name, []):
+                items.append({"anchor": f"field-{name}", "label": field.label, "message": message})
+        return items
+
 
 class NapoleonDealForm(EntryBase):
-    seats = IntListField(required=False, label=_("Seats"))
+    seats = TapMultipleField(required=False, label=_("Seats"))
     redeal = forms.BooleanField(required=False, label=_("Redeal (流れ)"))
-    napoleon = forms.IntegerField(required=False, label=_("Napoleon"))
-    bid = forms.IntegerField(required=False, label=_("Bid"))
-    trump = forms.CharField(required=False, max_length=2, label=_("Trump"))
-    called_suit = forms.CharField(required=False, max_length=2, label=_("Called card"))
-    called_rank = forms.CharField(required=False, max_length=3)
-    adjutant = forms.CharField(required=False, max_length=20, label=_("Adjutant"))
-    honours = forms.IntegerField(required=False, label=_("Honours taken by the Napoleon army"))
-    discarded = forms.IntegerField(required=False, label=_("Honours among the discards"))
-    last_trick = forms.ChoiceField(
+    napoleon = TapField(required=False, label=_("Napoleon"))
+    bid = TapField(required=False, label=_("Bid"))
+    trump = TapField(required=False, label=_("Trump"))
+    called_suit = TapField(required=False, label=_("Called card"))
+    called_rank = TapField(required=False, label=_("Rank of the called card"))
+    adjutant = TapField(required=False, label=_("Adjutant"))
+    honours = IntegerField(required=False, label=_("Honours taken by the Napoleon army"))
+    discarded = IntegerField(required=False, label=_("Honours among the discards"))
+    last_trick = TapField(
         required=False, label=_("Last trick won by"),
-        choices=[("", "–"), ("napoleon", _("Napoleon army")), ("allies", _("Allies"))],
+        choices=[("napoleon", _("Napoleon army")), ("allies", _("Allies"))],
     )  # fmt: skip
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("discarded", 0)
+        rules_ = self.ruleset
+        seats = self.ids("seats")
+        seated = [i for i in seats if str(i) in self.names]
+        count = len(seated)
+        if count in rules_.bids:
+            low, high = rules_.bids[count]
+        else:
+            low = min(lo for lo, _hi in rules_.bids.values())
+            high = max(hi for _lo, hi in rules_.bids.values())
+        self.widow = rules_.widow.get(count)
+        self.show_last_trick = rules_.discard_policy == "last_trick"
+        # Seats: every offered player in a fixed order, the chosen ones numbered.
+        self.fields["seats"].choices = self._player_choices(p.id for p in self.players)
+        widget = self.fields["seats"].widget
+        widget.cls = "seats"
+        widget.option_extras = {
+            str(pid): {"number": n, "extra_class": "seated"} for n, pid in enumerate(seated, 1)
+        }
+        napoleon = str(self.value("napoleon") or "")
+        adjutant = str(self.value("adjutant") or "")
+        self._choices("napoleon", self._player_choices(seated), "players")
+        self._choices("bid", [(str(b), str(b)) for b in range(low, high + 1)], "bids")
+        suits, extras = _suit_choices(jokers=False)
+        self._choices("trump", suits, "suits", extras)
+        suits, extras = _suit_choices(jokers=rules_.jokers)
+        self._choices("called_suit", suits, "suits", extras)
+        self._choices("called_rank", [(r, r) for r in RANKS], "ranks")
+        # The adjutant: the other seated players, then 独り立ち. The Napoleon is offered only
+        # while chosen as adjutant, so that state stays visible beside its refusal.
+        partners = [(i, n) for i, n in self._player_choices(seated)
+                    if i != napoleon or i == adjutant]  # fmt: skip
+        self._choices("adjutant", partners + [(SOLO, _("独り立ち (solo)"))], "players",
+                      {SOLO: {"extra_class": "solo"}})  # fmt: skip
+        self.fields["last_trick"].widget.cls = "two"
+        for name, max_value in (("honours", TOTAL_HONOURS), ("discarded", self.widow or 5)):
+            field = self.fields[name]
+            field.widget = Stepper(attrs={"max": str(max_value)}, step_label=field.label)
+
+    def _choices(self, name, choices, cls, extras=None):
+        field = self.fields[name]
+        field.choices = choices
+        field.widget.cls = cls
+        field.widget.option_extras = extras or {}
+
+    @property
+    def redeal_checked(self) -> bool:
+        return bool(self.value("redeal"))
 
     def called_code(self) -> str | None:
         suit = (self.cleaned_data.get("called_suit") or "").strip()
@@ -105,24 +256,25 @@ class NapoleonDealForm(EntryBase):
         return f"{suit}{rank}"
 
     def to_data(self) -> dict:
-        """``Deal.data`` for the services (see docs: how deals are stored)."""
+        """``Deal.data`` for the services (see docs: how deals are stored). Nothing is filled
+        in: what was not chosen stays None and the scoring core names it."""
         c = self.cleaned_data
         seats = list(c.get("seats") or [])
-        if c.get("redeal"):
-            return {"seats": seats, "napoleon": None, "bid": None, "trump": None,
-                    "called": None, "adjutant": None, "honours": 0, "discarded": 0,
-                    "last_trick": None, "redeal": True}  # fmt: skip
+        if c.get("redeal"):  # the explicit 流れ tap: the other fields are not shown with it
+            return {"seats": seats, "redeal": True}
         adjutant = (c.get("adjutant") or "").strip()
         return {
             "seats": seats,
-            "napoleon": c.get("napoleon"),
-            "bid": c.get("bid"),
+            "napoleon": int(c["napoleon"]) if is_row_id(c.get("napoleon") or "") else (
+                c.get("napoleon") or None),
+            "bid": int(c["bid"]) if is_row_id(c.get("bid") or "") else (c.get("bid") or None),
             "trump": (c.get("trump") or "").strip() or None,
             "called": self.called_code(),
             "adjutant": None if adjutant in ("", SOLO) else (
                 int(adjutant) if is_row_id(adjutant) else adjutant),
-            "honours": c.get("honours") or 0,
-            "discarded": c.get("discarded") or 0,
+            "solo": adjutant == SOLO,
+            "honours": c.get("honours"),
+            "discarded": c.get("discarded"),
             "last_trick": c.get("last_trick") or None,
             "redeal": False,
         }  # fmt: skip
@@ -132,7 +284,6 @@ class NapoleonDealForm(EntryBase):
         called = data.get("called") or ""
         suit, rank = ("JK", "") if called == "JK" else (called[:1], called[1:])
         adjutant = data.get("adjutant")
-        solo = adjutant in (None, "") or str(adjutant) == str(data.get("napoleon"))
         return {
             "seats": [int(s) for s in data.get("seats") or []],
             "redeal": bool(data.get("redeal")),
@@ -141,26 +292,82 @@ class NapoleonDealForm(EntryBase):
             "trump": data.get("trump") or "",
             "called_suit": suit,
             "called_rank": rank,
-            "adjutant": SOLO if solo else str(adjutant),
-            "honours": data.get("honours", 0),
-            "discarded": data.get("discarded", 0),
+            "adjutant": SOLO if data.get("solo") else ("" if adjutant is None else str(adjutant)),
+            "honours": data.get("honours"),
+            "discarded": data.get("discarded"),
             "last_trick": data.get("last_trick") or "",
         }
 
 
 class DaifugoRoundForm(EntryBase):
+    """The players at the table, the order they went out, and forbidden finishes.
+
+    The order must name every player at the table; once all but one are placed, the last one
+    is placed for the scorekeeper (``auto_last``, shown as such in the preview)."""
+
+    players = TapMultipleField(required=False, label=_("Players at this table"))
     order = IntListField(required=False, label=_("Went out in this order"))
-    forbidden = IntListField(required=False, label=_("Went out on a forbidden card"))
+    forbidden = TapMultipleField(required=False, label=_("Went out on a forbidden card"))
+    player_field = "players"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.roster is not None:
+            table = [p.id for p in self.players]
+        else:
+            table = [i for i in self.ids("players") if str(i) in self.names]
+        self.table = table
+        order = self.ids("order")
+        self.auto_last = None
+        left = [i for i in table if i not in order]
+        if len(table) >= 2 and len(left) == 1 and len(order) == len(table) - 1:
+            self.auto_last = left[0]
+        placed = order + ([self.auto_last] if self.auto_last else [])
+        self.placed = placed
+        self.fields["players"].choices = self._player_choices(p.id for p in self.players)
+        self.fields["players"].widget.cls = "players table-players"
+        self.fields["forbidden"].choices = self._player_choices([i for i in placed if i in table])
+        self.fields["forbidden"].widget.cls = "players"
+
+    @property
+    def order_taps(self) -> list[dict]:
+        """One toggle per player at the table, in the table's fixed order, with the place
+        already given (``aria-pressed`` in the markup; the page's script does the tapping)."""
+        order = self.ids("order")
+        return [
+            {"value": i, "label": self.names[str(i)],
+             "place": order.index(i) + 1 if i in order else None,
+             "auto": i == self.auto_last}
+            for i in self.table
+        ]  # fmt: skip
+
+    @property
+    def order_slots(self) -> list[dict]:
+        """The no-script order: one select per place, as many as players at the table."""
+        order = self.ids("order")
+        count = max(len(self.table), len(order), 3)
+        padded = order + [None] * (count - len(order))
+        choices = [(i, self.names[str(i)]) for i in self.table if str(i) in self.names]
+        return [{"number": n, "value": v, "choices": choices} for n, v in enumerate(padded, 1)]
 
     def to_data(self) -> dict:
         order = list(self.cleaned_data.get("order") or [])
-        forbidden = [p for p in self.cleaned_data.get("forbidden") or [] if p in order]
-        return {"order": order, "forbidden": forbidden}
+        if self.roster is not None:
+            players = list(self.roster)
+        else:
+            players = list(self.cleaned_data.get("players") or [])
+        left = [p for p in players if p not in order]
+        if len(players) >= 2 and len(left) == 1 and len(order) == len(players) - 1:
+            order.append(left[0])  # the last one left: shown as 「自動」 in the preview
+        forbidden = list(self.cleaned_data.get("forbidden") or [])
+        return {"players": players, "order": order, "forbidden": forbidden}
 
     @staticmethod
     def initial_from_data(data: dict) -> dict:
+        order = [int(p) for p in data.get("order") or []]
         return {
-            "order": [int(p) for p in data.get("order") or []],
+            "players": [int(p) for p in data.get("players") or order],
+            "order": order,
             "forbidden": [int(p) for p in data.get("forbidden") or []],
         }
 
@@ -235,7 +442,7 @@ class RuleSetForm(forms.Form):
                     choices=[("", _("preset default"))] + [(str(c), str(c)) for c in spec.choices],
                 )  # fmt: skip
             elif spec.type == "int":
-                field = forms.IntegerField(label=label, required=False)
+                field = IntegerField(label=label, required=False)
             else:
                 field = forms.CharField(
                     label=label,
@@ -277,3 +484,44 @@ class RuleSetForm(forms.Form):
             else:
                 initial[f"options.{key}"] = str(value)
         return initial
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[(Role.MEMBER, Role.MEMBER.label), (Role.SCOREKEEPER, Role.SCOREKEEPER.label)],
+        initial=Role.MEMBER,
+    )
+    max_uses = IntegerField(label=_("Number of people"), initial=1, min_value=1, max_value=1000)
+    days = IntegerField(label=_("Valid for (days)"), initial=7, min_value=1, max_value=3650)
+    player = forms.TypedChoiceField(
+        label=_("This invitation is for player"), required=False, coerce=int, empty_value=None
+    )
+    note = forms.CharField(label=_("Note (who it is for)"), required=False, max_length=100)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", _("(anyone)"))] + [(p.pk, p.name) for p in players]
+
+
+class ClaimForm(forms.Form):
+    player = forms.TypedChoiceField(label=_("I am"), coerce=int)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(p.pk, p.name) for p in players]
+
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(label=_("My name in this club"), required=False, max_length=200)
+
+
+class PlayerMergeForm(forms.Form):
+    keep = forms.TypedChoiceField(label=_("Keep"), coerce=int)
+    merge = forms.TypedChoiceField(label=_("Merge into it (and delete)"), coerce=int)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(p.pk, p.name) for p in players]
+        self.fields["keep"].choices = choices
+        self.fields["merge"].choices = choices

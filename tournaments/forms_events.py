@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .fields import IdField, IntegerField
 from .models import Club, ClubRuleSet, DrawMethod, StandingsMode
 
 
@@ -12,15 +13,17 @@ class TournamentForm(forms.Form):
     name = forms.CharField(max_length=100, label=_("Name"))
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     ruleset = forms.ModelChoiceField(queryset=ClubRuleSet.objects.none(), label=_("Rule set"))
-    rounds_planned = forms.IntegerField(min_value=1, max_value=30, initial=4, label=_("Rounds"))
-    deals_per_round = forms.IntegerField(min_value=1, required=False, label=_("Deals per round"))
-    minutes_per_round = forms.IntegerField(
-        min_value=1, required=False, label=_("Minutes per round")
+    rounds_planned = IntegerField(min_value=1, max_value=30, initial=4, label=_("Rounds"))
+    deals_per_round = IntegerField(
+        min_value=1, max_value=999, required=False, label=_("Deals per round")
+    )
+    minutes_per_round = IntegerField(
+        min_value=1, max_value=1440, required=False, label=_("Minutes per round")
     )
     draw_method = forms.ChoiceField(
         choices=DrawMethod.choices, initial=DrawMethod.MIXING, label=_("Seating method")
     )
-    table_size = forms.IntegerField(
+    table_size = IntegerField(
         min_value=3, max_value=8, required=False, label=_("Preferred table size")
     )
     standings_mode = forms.ChoiceField(choices=StandingsMode.choices, label=_("Standings"))
@@ -40,9 +43,9 @@ class EntryForm(forms.Form):
 
 
 class AdjustmentForm(forms.Form):
-    entry = forms.IntegerField(label=_("Player"))
+    entry = IdField(label=_("Player"))
     points = forms.CharField(max_length=12, label=_("Points (negative for a penalty)"))
-    round_number = forms.IntegerField(required=False, min_value=1, label=_("Round"))
+    round_number = IntegerField(required=False, min_value=1, max_value=999, label=_("Round"))
     reason = forms.CharField(max_length=200, label=_("Reason"))
 
 

@@ -3,6 +3,7 @@
 from collections.abc import Mapping, Sequence
 
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from core.errors import EfudaError
 
@@ -42,3 +43,13 @@ def render_explanation(lines: Sequence, names: Mapping | None = None) -> list[st
 
 def error_text(error: EfudaError, names: Mapping | None = None) -> str:
     return render_message(error.message, error.params, names)
+
+
+# Accessible names of the suit symbols (a screen reader says "Spades", not "black spade suit").
+SUIT_NAMES = {"S": _("Spades"), "H": _("Hearts"), "D": _("Diamonds"), "C": _("Clubs")}
+RED_SUITS = frozenset({"H", "D", "♥", "♦", "♡", "♢"})
+
+
+def suit_class(code: str) -> str:
+    """The CSS class of a suit (code or symbol): ♥ and ♦ are printed red."""
+    return "suit suit-red" if code in RED_SUITS else "suit"

@@ -1,7 +1,13 @@
-"""Who may do what in a club. Checked on the server by every view; pure reads of Membership."""
+"""Who may do what in a club. Checked on the server by every view; pure reads of Membership.
+
+A view whose URL names a club calls ``club_for_request(request, club_slug, role=...)``: the one
+way to load a club for a request. A view that reaches the club through another object (a
+tournament, a deal) checks it with ``require_view`` / ``require_role``, which answer the same way.
+"""
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from .models import Club, Membership, Role
 
@@ -22,6 +28,11 @@ def club_role(user, club: Club) -> str | None:
             Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
         )
     return cache[club.pk]
+
+
+def role_covers(role: str, needed: str) -> bool:
+    """``role`` may do whatever ``needed`` may (owner ⊇ scorekeeper ⊇ member)."""
+    return _RANK[role] >= _RANK[needed]
 
 
 def has_role(user, club: Club, role: str) -> bool:
@@ -48,8 +59,22 @@ def require_view(user, club: Club) -> None:
 
 
 def require_role(user, club: Club, role: str) -> None:
-    require_view(user, club) if role == Role.MEMBER else None
+    """404 for whoever may not see the club (a private club stays invisible), 403 for those who
+    see it without ``role``."""
     if not has_role(user, club, role):
-        if not can_view(user, club):
-            raise Http404
+        require_view(user, club)
         raise PermissionDenied
+
+
+def club_for_request(request, club_slug: str, *, role: str | None = None) -> Club:
+    """The club at ``club_slug`` for this request.
+
+    404 when no such club exists or the user may not see it (a private club and an unknown slug
+    answer alike); with ``role``, 403 when the user sees the club but lacks the role.
+    """
+    club = get_object_or_404(Club, slug=club_slug)
+    if role is None:
+        require_view(request.user, club)
+    else:
+        require_role(request.user, club, role)
+    return club

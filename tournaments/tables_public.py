@@ -106,4 +106,58 @@ def standings_table(game: str, rows, *, club_slug: str, request=None):
     return table
 
 
-__all__ = ["DaifugoStandingsTable", "NapoleonStandingsTable", "standings_table"]
+__all__ = [
+    "DaifugoStandingsTable",
+    "NapoleonStandingsTable",
+    "RatingsTable",
+    "ratings_table",
+    "standings_table",
+]
+
+
+class RatingsTable(tables.Table):
+    """Skill ratings (fed with ``selectors.ratings.RatingRow``): μ − 3σ is the headline."""
+
+    rank = NumberColumn(verbose_name=_("Rank"))
+    name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
+    score = NumberColumn(
+        verbose_name=_("Rating"),
+        attrs={
+            "th": {
+                "class": "num",
+                "title": _("μ − 3σ: the skill the player almost surely has at least"),
+            },
+            "td": {"class": "num"},
+        },  # noqa: E501
+    )
+    sigma = NumberColumn(
+        verbose_name=_("± uncertainty"),
+        attrs={
+            "th": {"class": "num", "title": _("σ: how unsure the rating still is")},
+            "td": {"class": "num"},
+        },  # noqa: E501
+    )
+    mu = NumberColumn(
+        verbose_name=_("Skill μ"),
+        attrs={
+            "th": {"class": "num", "title": _("the skill's best estimate")},
+            "td": {"class": "num"},
+        },  # noqa: E501
+    )
+    deals = NumberColumn(verbose_name=_("Deals"))
+    last_played = tables.Column(verbose_name=_("Last played"))
+
+    class Meta:
+        template_name = "tournaments/public/ratings_table.html"
+        attrs = {"class": "standings ratings"}
+        orderable = True
+        empty_text = _("No rated deals yet.")
+
+
+def ratings_table(rows, *, club_slug: str, request=None) -> RatingsTable:
+    for row in rows:
+        row.url = reverse("player_detail", args=[club_slug, row.player_id])
+    table = RatingsTable(rows)
+    if request is not None:
+        tables.RequestConfig(request, paginate=False).configure(table)
+    return table

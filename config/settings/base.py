@@ -33,14 +33,32 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # the built-in widget templates, for efuda's own (templates/widgets/)
     "django_tables2",
     "simple_history",
     "axes",
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "csp",
+    "django_tasks",
+    "django_tasks_db",
     "tournaments",
 ]
 
+# Background imports (django-tasks): the database backend keeps the queue in efuda's own
+# database, so no other server is needed; ``manage.py db_worker`` runs the tasks.
+TASKS = {
+    "default": {
+        "BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+    }
+}
+# Uploads of more lines than this are imported in the background, with a progress bar.
+IMPORT_BACKGROUND_LINES = int(os.environ.get("IMPORT_BACKGROUND_LINES", "2000"))
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -50,12 +68,15 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # Log in by user name or e-mail address (allauth); axes above still counts every failure.
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -72,10 +93,16 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # after Django's built-in csrf processor, which it replaces (page cache)
+                "tournaments.context_processors.csrf",
             ],
+            "builtins": ["tournaments.templatetags.efuda_text"],
         },
     },
 ]
+
+# Widgets render with the project's templates too (the entry form's tap buttons).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 DATABASES = {
     "default": dj_database_url.config(
@@ -93,7 +120,56 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
+# Content-Security-Policy (django-csp): only efuda's own scripts and styles run — no inline
+# <script>, no style="…", no on…= handlers, no eval. Code lives in static/js/, styles in
+# static/css/efuda.css; data reaches scripts through data-* attributes or json_script.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# An optional streaming replica of the PostgreSQL primary: public read pages rendered for the
+# page cache read from it once it has caught up with the club (config/routers.py).
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(os.environ["DATABASE_REPLICA_URL"])
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["config.routers.PublicPagesReplicaRouter"]
+
+# The cache holds rendered read pages keyed by each club's data version (never stale, see
+# tournaments/views/page_cache.py). Local memory per process by default; with several
+# application servers set CACHE_URL to a shared Redis (redis://host:6379/0) or memcached
+# (memcached://host:11211) so a page rendered by one server serves the others (docs/deploy.md).
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": CACHE_URL}}  # fmt: skip
+elif CACHE_URL.startswith("memcached://"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
+                          "LOCATION": CACHE_URL.removeprefix("memcached://")}}  # fmt: skip
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("CACHE_MAX_ENTRIES", "5000"))},
+        }
+    }
+# Seconds a rendered page is kept (0 turns the page cache off). Freshness does not depend on
+# it: a write changes the key. It only bounds the memory of pages nobody reads any more.
+EFUDA_PAGE_CACHE_SECONDS = int(os.environ.get("EFUDA_PAGE_CACHE_SECONDS", "3600"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -113,7 +189,7 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
-LOGIN_URL = "login"
+LOGIN_URL = "login"  # allauth's login view (config/urls.py)
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -122,6 +198,57 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# allauth's login form calls the field "login" and passes {"username": ...} or {"email": ...}:
+# one callable gives axes the account's user name for either, so both count towards one lock.
+AXES_USERNAME_CALLABLE = "tournaments.accounts.axes_username"
+
+# The absolute address of the site: QR codes and e-mailed links.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# Accounts (django-allauth): sign-up, login by user name or e-mail, verification, reset.
+ACCOUNT_ADAPTER = "tournaments.accounts.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False  # a link opened by a mail scanner confirms nothing
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[efuda] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https:") else "http"
+# Failed logins are counted by django-axes per user name *and* address; allauth's own counter is
+# per login key from any address, which would let a stranger lock a member out: off. Sign-up,
+# password reset and the verification mail keep allauth's limits (Django's cache).
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False
+SOCIALACCOUNT_LOGIN_ON_GET = False
+
+# LINE login: only when a LINE Login channel is configured; otherwise no LINE button, no URLs.
+LINE_CHANNEL_ID = os.environ.get("LINE_CHANNEL_ID", "")
+LINE_CHANNEL_SECRET = os.environ.get("LINE_CHANNEL_SECRET", "")
+SOCIALACCOUNT_PROVIDERS = {}
+if LINE_CHANNEL_ID and LINE_CHANNEL_SECRET:
+    INSTALLED_APPS.insert(
+        INSTALLED_APPS.index("tournaments"), "allauth.socialaccount.providers.line"
+    )
+    SOCIALACCOUNT_PROVIDERS["line"] = {
+        "APPS": [{"client_id": LINE_CHANNEL_ID, "secret": LINE_CHANNEL_SECRET, "key": ""}],
+        "SCOPE": ["profile", "openid", "email"],
+    }
+
+# E-mail: printed on the console unless an SMTP server is configured (EMAIL_HOST).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "efuda <efuda@localhost>")
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/semantic.html"
 

@@ -10,16 +10,18 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from config.keys import refusal
+
 from .base import *  # noqa: F403
 from .base import BASE_DIR, DATABASES, SECRET_KEY, env_bool, env_list
 
 DEBUG = False
 
-if SECRET_KEY.startswith("insecure-") or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
-    raise ImproperlyConfigured(
-        "Set SECRET_KEY to a long random value in production (at least 50 characters), e.g. "
-        "python -c 'import secrets; print(secrets.token_urlsafe(64))'."
-    )
+# A short, development or published key (the example in deploy/efuda.env.example, or any
+# other written in the repository) stops the server at start-up.
+_KEY_REFUSAL = refusal(SECRET_KEY, BASE_DIR)
+if _KEY_REFUSAL:
+    raise ImproperlyConfigured(_KEY_REFUSAL)
 
 # No development default here: the public host name(s) must be given.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
@@ -28,9 +30,20 @@ if not ALLOWED_HOSTS:
 # e.g. https://efuda.example.org — needed when the proxy's origin differs from the host header.
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
-# Persistent connections: each gunicorn worker keeps one, checked before reuse.
-DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "60"))
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+    # Django's own pool (psycopg_pool): each worker process keeps a few open connections and
+    # hands one to each request, so a burst of requests or threads never waits on connecting.
+    # DB_POOL_MAX_SIZE × workers × servers must stay under PostgreSQL's max_connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django must not
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
+        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "8")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+    }
+else:
+    # Persistent connections: each gunicorn worker keeps one, checked before reuse.
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "60"))
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
@@ -62,7 +75,7 @@ def axes_client_ip(request) -> str | None:
     return request.META.get("HTTP_X_REAL_IP") or request.META.get("REMOTE_ADDR")
 
 
-AXES_CLIENT_IP_CALLABLE = axes_client_ip
+AXES_CLIENT_IP_CALLABLE = axes_client_ip  # allauth's rate limits use it too (tournaments.accounts)
 
 ADMINS = [(addr.split("@")[0], addr) for addr in env_list("ADMIN_EMAILS")]
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "efuda@localhost")

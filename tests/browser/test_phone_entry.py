@@ -51,7 +51,7 @@ def test_record_napoleon_deal_and_daifugo_round(live_server, phone):
 
     entry = reverse("deal_new", args=[club.slug, nap.pk])
     page.goto(f"{live_server.url}/accounts/login/?next={entry}")
-    page.fill("input[name=username]", "keeper")
+    page.fill("input[name=login]", "keeper")
     page.fill("input[name=password]", "pass-word-123")
     page.click("button[type=submit].primary")
     page.wait_for_url(f"**{entry}")
@@ -93,9 +93,14 @@ def test_record_napoleon_deal_and_daifugo_round(live_server, phone):
     rounds = reverse("round_new", args=[club.slug, dai.pk])
     page.goto(f"{live_server.url}{rounds}")
     went_out = [players[2], players[0], players[3], players[1]]
+    for player in players[:4]:  # the first round: who is at the table
+        tap(page, f'label:has(input[name=players][value="{player.id}"])')
     for player in went_out:
         tap(page, f'[data-tap-player="{player.id}"]')
-    assert page.locator(".order-list li").all_inner_texts() == [p.name for p in went_out]
+    for place, player in enumerate(went_out, start=1):
+        button = page.locator(f'[data-tap-player="{player.id}"]')
+        assert button.get_attribute("aria-pressed") == "true"
+        assert button.locator(".n").inner_text() == str(place)
     tap(page, 'button[data-order="undo"]')
     tap(page, f'[data-tap-player="{players[1].id}"]')
     preview = page.locator("#preview")

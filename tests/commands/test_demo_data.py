@@ -20,6 +20,7 @@ from tournaments.models import (
     ScoreLine,
     StandingAggregate,
 )
+from tournaments.selectors.accounts import invitation_state
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +40,11 @@ def test_demo_club_with_two_months_of_both_games():
     for username in ("demo", "scorer", "member"):
         user = get_user_model().objects.get(username=username)
         assert user.check_password(f"{username}-pass")
+    # An open invitation to try joining; the member is the player 花子.
+    invitation = club.invitations.get()
+    assert invitation_state(invitation) == "open" and invitation.role == "member"
+    assert invitation.max_uses >= 10
+    assert club.players.get(user__username="member").name == "花子"
 
     today = timezone.localdate()
     previous = today.replace(day=1) - datetime.timedelta(days=1)

@@ -1,4 +1,4 @@
-"""Properties of the seating draw over many seeds and player counts (pure, no database)."""
+"""Properties of the seating draw over many seed values and player counts (pure, no database)."""
 
 import ast
 import pathlib

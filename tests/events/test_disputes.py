@@ -19,9 +19,7 @@ def table_with_deals(make_tournament):
     entries = {e.player_id: e for e in t.entries.all()}
     seated = [entries[p] for p in table.seats]
     by_player = svc.table_deal_record(table=table, data=napoleon_win(table.seats), entry=seated[0])
-    by_staff = svc.table_deal_record(
-        table=table, data=napoleon_win(table.seats), staff=True, submission_key="s1"
-    )
+    by_staff = svc.table_deal_record(table=table, data=napoleon_win(table.seats), staff=True)
     return t, rnd, table, other, entries, seated, by_player, by_staff
 
 

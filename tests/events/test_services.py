@@ -1,6 +1,7 @@
 """Tournament services: entries, draw, start, swaps, PINs, confirmation, penalties, timer."""
 
 import datetime
+import uuid
 from decimal import Decimal
 
 import pytest
@@ -153,21 +154,27 @@ def test_table_deal_needs_seated_entry_and_the_table_players(make_tournament):
     with pytest.raises(EfudaError) as err:
         svc.table_deal_record(table=table, data=wrong, entry=entries[table.seats[0]])
     assert err.value.field == "seats"
+    key = uuid.uuid4()
     deal = svc.table_deal_record(
         table=table,
         data=napoleon_win(table.seats),
         entry=entries[table.seats[0]],
-        submission_key="k1",
+        client_id=key,
     )
     assert deal.session_id == table.session_id
     again = svc.table_deal_record(
         table=table,
         data=napoleon_win(table.seats),
         entry=entries[table.seats[0]],
-        submission_key="k1",
+        client_id=key,
     )
-    assert again.pk == deal.pk and Deal.objects.count() == 1
+    assert again.pk == deal.pk and again.already_recorded and Deal.objects.count() == 1
     svc.round_finish(rnd=rnd)
+    # A reply lost before the round was finished: the resend still finds the deal.
+    late = svc.table_deal_record(
+        table=table, data=napoleon_win(table.seats), entry=entries[table.seats[0]], client_id=key
+    )
+    assert late.pk == deal.pk and Deal.objects.count() == 1
     with pytest.raises(EfudaError) as err:
         svc.table_deal_record(
             table=table, data=napoleon_win(table.seats), entry=entries[table.seats[0]]

@@ -40,6 +40,7 @@ def napoleon_data(ids, *, n=0, redeal=False):
         "trump": TRUMPS[n % 4],
         "called": "SA" if not solo else "HA",
         "adjutant": adjutant,
+        "solo": solo,
         "honours": bid + (1 if n % 3 else -2),
         "discarded": 0,
         "last_trick": None,

@@ -4,6 +4,7 @@ Runs on SQLite (BEGIN IMMEDIATE + 20 s busy timeout) and on PostgreSQL (row lock
 """
 
 import threading
+import uuid
 from collections import Counter
 
 import pytest
@@ -55,7 +56,7 @@ def test_two_phones_recording_at_once_both_land_in_order():
 
     def record(i):
         deal = deal_record(
-            session=session, data=napoleon_data(ids, n=i), user=users[i], submission_key=f"two-{i}"
+            session=session, data=napoleon_data(ids, n=i), user=users[i], client_id=uuid.uuid4()
         )
         return deal.seq
 
@@ -82,16 +83,14 @@ def test_many_scorekeepers_every_deal_once_without_gaps():
     def record(i):
         seqs = []
         for j in range(per_thread):
-            key = f"many-{i}-{j}"
+            key = uuid.uuid4()
             deal = deal_record(
-                session=session, data=napoleon_data(ids, n=i * per_thread + j), submission_key=key
+                session=session, data=napoleon_data(ids, n=i * per_thread + j), client_id=key
             )
             # A resent form (double tap) must return the same deal, not record it twice.
             if j % 3 == 0:
                 assert (
-                    deal_record(
-                        session=session, data=napoleon_data(ids, n=0), submission_key=key
-                    ).pk
+                    deal_record(session=session, data=napoleon_data(ids, n=0), client_id=key).pk
                     == deal.pk
                 )
             seqs.append(deal.seq)
@@ -104,7 +103,7 @@ def test_many_scorekeepers_every_deal_once_without_gaps():
     seqs = sorted(s for r in results.values() for s in r)
     assert seqs == list(range(1, total + 1))
     assert Deal.objects.filter(session=session).count() == total
-    keys = Counter(Deal.objects.filter(session=session).values_list("submission_key", flat=True))
+    keys = Counter(Deal.objects.filter(session=session).values_list("client_id", flat=True))
     assert len(keys) == total and set(keys.values()) == {1}
     assert aggregates_match_lines(club)
     for period in ("2026-10", "2026", "all"):

@@ -108,3 +108,36 @@ def test_gunicorn_config_binds_to_loopback():
     assert namespace["bind"].startswith("127.0.0.1:")
     assert namespace["wsgi_app"] == "config.wsgi:application"
     assert namespace["workers"] >= 2
+
+
+def _example_key() -> str:
+    for line in (ROOT / "deploy" / "efuda.env.example").read_text().splitlines():
+        if line.startswith("SECRET_KEY="):
+            return line.split("=", 1)[1]
+    raise AssertionError("no SECRET_KEY in deploy/efuda.env.example")
+
+
+def test_production_refuses_the_example_key_naming_the_file():
+    key = _example_key()
+    assert len(key) >= 50  # long enough: only the repository check can refuse it
+    result = _import_settings(SECRET_KEY=key, ALLOWED_HOSTS="efuda.example.org")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "deploy/efuda.env.example" in result.stderr and "SECRET_KEY" in result.stderr
+
+
+def test_check_deploy_reports_a_published_key(tmp_path):
+    """The system check (efuda.E001) refuses a key found in the repository, under any settings."""
+    from django.test import override_settings
+
+    from tournaments.checks import secret_key_not_published
+
+    key = secrets.token_urlsafe(64)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.md").write_text(f"we used SECRET_KEY={key} once\n")
+    with override_settings(SECRET_KEY=key, BASE_DIR=tmp_path):
+        errors = secret_key_not_published()
+    assert [e.id for e in errors] == ["efuda.E001"]
+    assert "docs/notes.md" in errors[0].msg
+    with override_settings(SECRET_KEY=secrets.token_urlsafe(64), BASE_DIR=tmp_path):
+        assert secret_key_not_published() == []

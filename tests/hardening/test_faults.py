@@ -4,6 +4,7 @@ Each test lets the service get as far as possible (the deal row, its score lines
 rows) and then makes the database call fail, as a dropped connection or a full disk would.
 """
 
+import uuid
 from pathlib import Path
 from unittest import mock
 
@@ -19,6 +20,7 @@ from tests.hardening.helpers import (
 )
 from tournaments.models import Deal, GameSession, Player, ScoreLine, StandingAggregate
 from tournaments.services import aggregates as aggregates_module
+from tournaments.services import bulk as bulk_module
 from tournaments.services import deals as deals_module
 from tournaments.services.deals import deal_delete, deal_record, deal_restore, deal_update
 from tournaments.services.imports import ImportFailed, results_import
@@ -71,12 +73,13 @@ def test_failed_record_writes_nothing(fault, game):
         (nap, napoleon_data(ids, n=4)) if game == "napoleon" else (dai, daifugo_data(ids, n=4))
     )
     before = _state(club)
+    key = uuid.uuid4()
     with RECORD_FAULTS[fault](), pytest.raises(OperationalError):
-        deal_record(session=session, data=data, submission_key=f"k-{fault}-{game}")
+        deal_record(session=session, data=data, client_id=key)
     assert _state(club) == before
-    assert not Deal.objects.filter(submission_key=f"k-{fault}-{game}").exists()
-    # The same submission succeeds afterwards (the key was not burnt by the failed attempt).
-    deal = deal_record(session=session, data=data, submission_key=f"k-{fault}-{game}")
+    assert not Deal.objects.filter(client_id=key).exists()
+    # The same deal succeeds afterwards (its id was not burnt by the failed attempt).
+    deal = deal_record(session=session, data=data, client_id=key)
     assert deal.seq == 4 and aggregates_match_lines(club)
 
 
@@ -132,29 +135,31 @@ def test_failed_delete_or_restore_changes_nothing(action):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("sample", ["napoleon.csv", "daifugo.csv"])
-@pytest.mark.parametrize("failing_row", [1, 3])
-def test_failed_import_imports_nothing(club, sample, failing_row):
+# The import's bulk writes in order: players, sessions, deals, score lines, history, standings
+# aggregates, bid aggregates (daifugo has none: its 6th write is the last).
+@pytest.mark.parametrize("failing_write", [1, 3, 4, 6])
+def test_failed_import_imports_nothing(club, sample, failing_write):
     data = (SAMPLES / sample).read_bytes()
     before = _state(club)
-    real = deals_module._deal_record
+    real = bulk_module._executemany
     calls = {"n": 0}
 
-    def flaky(**kwargs):
+    def flaky(sql, rows, **kwargs):
         calls["n"] += 1
-        deal = real(**kwargs)
-        if calls["n"] == failing_row:
+        real(sql, rows, **kwargs)
+        if calls["n"] == failing_write:
             raise OperationalError("connection lost")
-        return deal
 
-    with mock.patch.object(deals_module, "_deal_record", flaky), pytest.raises(OperationalError):
+    with mock.patch.object(bulk_module, "_executemany", flaky), pytest.raises(OperationalError):
         results_import(club=club, file=data)
-    assert calls["n"] == failing_row
+    assert calls["n"] == failing_write
     assert _state(club) == before
     assert not StandingAggregate.objects.filter(club=club).exists()
     # Without the fault the same file imports completely.
     report = results_import(club=club, file=data)
     rows = len(data.decode("utf-8").strip().splitlines()) - 1
     assert report.deals == rows == Deal.objects.filter(club=club).count()
+    assert Deal.history.filter(club_id=club.id).count() == rows
     assert aggregates_match_lines(club)
 
 

@@ -92,7 +92,7 @@ NAPOLEON_FIELDS = (
     "last_trick",
     "redeal",
     "version",
-    "submission_key",
+    "client_id",
 )
 
 
@@ -126,7 +126,7 @@ def test_daifugo_entry_never_fails(setup_world, data):
         "order": data.draw(st.lists(_value(ids), max_size=9), label="order"),
         "forbidden": data.draw(st.lists(_value(ids), max_size=4), label="forbidden"),
         "action": data.draw(st.sampled_from(["save", "preview", "live", ""])),
-        "submission_key": data.draw(st.one_of(st.just(""), garbage_text)),
+        "client_id": data.draw(st.one_of(st.just(""), garbage_text, st.uuids().map(str))),
         "version": data.draw(_value(ids)),
         "new_player": data.draw(st.one_of(st.just(""), garbage_text)),
     }
@@ -154,7 +154,7 @@ def test_invalid_entries_change_nothing(setup_world, data):
         fields = {
             name: data.draw(_value(ids + [other.id]), label=name)
             for name in NAPOLEON_FIELDS
-            if name not in ("version", "submission_key")
+            if name not in ("version", "client_id")
         }
         fields["seats"] = [str(i) for i in listed]
         session, view = nap, "deal_new"

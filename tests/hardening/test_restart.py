@@ -37,7 +37,7 @@ def database_url(tmp_path):
 
 SQL = (
     "SELECT COUNT(DISTINCT d.id), COUNT(l.id) FROM tournaments_deal d "
-    "LEFT JOIN tournaments_scoreline l ON l.deal_id = d.id WHERE d.submission_key = {mark}"
+    "LEFT JOIN tournaments_scoreline l ON l.deal_id = d.id WHERE d.client_id = {mark}"
 )
 
 
@@ -47,7 +47,8 @@ def _deals_in_db(url, key):
         import sqlite3
 
         with sqlite3.connect(url.removeprefix("sqlite:///")) as conn:
-            return tuple(conn.execute(SQL.format(mark="?"), (key,)).fetchone())
+            # Django keeps a UUIDField in SQLite as 32 hex digits.
+            return tuple(conn.execute(SQL.format(mark="?"), (key.hex,)).fetchone())
     import psycopg
 
     with psycopg.connect(url) as conn:
@@ -71,7 +72,7 @@ def test_confirmed_deal_survives_kill_9(tmp_path, database_url):
     world = json.loads(seeded.stdout.strip().splitlines()[-1])
     keeper = world["keepers"][0]
     ids = world["players"][:5]
-    key = uuid.uuid4().hex
+    key = uuid.uuid4()
     fields = {
         "seats": ids,
         "napoleon": ids[0],
@@ -82,7 +83,7 @@ def test_confirmed_deal_survives_kill_9(tmp_path, database_url):
         "adjutant": ids[1],
         "honours": 15,
         "discarded": 0,
-        "submission_key": key,
+        "client_id": str(key),
         "action": "save",
     }
 

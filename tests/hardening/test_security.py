@@ -27,15 +27,15 @@ def test_sixth_login_attempt_is_refused_even_with_the_right_password():
     client = Client()
     url = reverse("login")
     for attempt in range(1, 6):
-        response = client.post(url, {"username": "victim", "password": "wrong"})
+        response = client.post(url, {"login": "victim", "password": "wrong"})
         # The form again with an error; the fifth failure (AXES_FAILURE_LIMIT) locks.
         assert response.status_code == (200 if attempt < 5 else 429), attempt
-    response = client.post(url, {"username": "victim", "password": "pass-word-123"})
+    response = client.post(url, {"login": "victim", "password": "pass-word-123"})
     assert response.status_code in (403, 429)
     assert "_auth_user_id" not in client.session
     # Another address is not locked out (the lock is per user name and address).
     other = Client(REMOTE_ADDR="10.9.8.7")
-    response = other.post(url, {"username": "victim", "password": "pass-word-123"})
+    response = other.post(url, {"login": "victim", "password": "pass-word-123"})
     assert response.status_code == 302 and "_auth_user_id" in other.session
 
 
@@ -44,12 +44,12 @@ def test_a_good_login_resets_the_failure_count():
     client = Client()
     url = reverse("login")
     for _ in range(4):
-        client.post(url, {"username": "forgetful", "password": "wrong"})
-    good = {"username": "forgetful", "password": "pass-word-123"}
+        client.post(url, {"login": "forgetful", "password": "wrong"})
+    good = {"login": "forgetful", "password": "pass-word-123"}
     assert client.post(url, good).status_code == 302
     client.logout()
     for _ in range(4):
-        client.post(url, {"username": "forgetful", "password": "wrong"})
+        client.post(url, {"login": "forgetful", "password": "wrong"})
     assert client.post(url, good).status_code == 302
 
 
@@ -148,7 +148,7 @@ def test_private_club_is_404_on_every_club_url_for_outsiders():
     world = build_world(payload="Secret club")
     before = standings_snapshot()
     anonymous, outsider = Client(), _outsider_client()
-    nowhere = {**world.objects, "club": "no-such-club", "club_slug": "no-such-club"}
+    nowhere = {**world.objects, "club_slug": "no-such-club"}
     checked = 0
     for route in club_routes():
         for url, ghost in zip(
@@ -176,7 +176,7 @@ def test_private_club_is_404_on_every_club_url_for_outsiders():
             assert response.status_code in (302, 404, 405), url
             if response.status_code == 302:
                 assert response["Location"].startswith(reverse("login"))
-                if "club" in route.kwargs or "club_slug" in route.kwargs:
+                if "club_slug" in route.kwargs:
                     assert anonymous.get(ghost).status_code == 302
             else:
                 assert "Secret club" not in response.content.decode()
@@ -198,6 +198,8 @@ def test_members_still_see_their_private_club():
     tournament = reverse("tournament_detail", args=[world.objects["tournament_id"]])
     assert client.get(tournament).status_code == 200
     # …but a member is no scorekeeper: entry is refused (403, the club is not secret to them).
-    url = reverse("deal_new", kwargs={"club": world.club.slug, "pk": world.objects["pk:session"]})
+    url = reverse(
+        "deal_new", kwargs={"club_slug": world.club.slug, "pk": world.objects["pk:session"]}
+    )
     assert client.get(url).status_code == 403
     assert Club.objects.filter(pk=world.club.pk, is_public=False).exists()

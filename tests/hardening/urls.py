@@ -46,8 +46,7 @@ def club_routes() -> list[Route]:
     return [
         r
         for r in all_routes()
-        if not r.name.startswith("admin:")
-        and ({"club", "club_slug", "tournament_id"} & set(r.kwargs))
+        if not r.name.startswith("admin:") and ({"club_slug", "tournament_id"} & set(r.kwargs))
     ]
 
 
@@ -107,7 +106,6 @@ def build_world(*, payload: str = XSS, public: bool = False) -> World:
     adjustment = ev.adjustment_add(entry=entries[0], points=-1, reason=payload, user=owner)
     membership = Membership.objects.get(club=club, user=owner)
     objects = {
-        "club": club.slug,
         "club_slug": club.slug,
         "player_id": evil.id,
         "session_id": evil_session.id,

@@ -61,9 +61,9 @@ def test_language_cookie_switches_back_to_japanese(client):
 
 
 def test_failed_login_message_is_japanese(client):
-    html = client.post(LOGIN, {"username": "nobody", "password": "wrong"}).content.decode()
-    # Django's own catalogue: 正しいユーザー名とパスワードを入力してください ...
-    assert "ユーザー名" in html and "正しい" in html
+    html = client.post(LOGIN, {"login": "nobody", "password": "wrong"}).content.decode()
+    # allauth's own catalogue: 入力されたユーザー名もしくはパスワードが正しくありません。
+    assert "ユーザー名" in html and "正しくありません" in html
 
 
 def test_home_page_for_a_visitor(client):
@@ -173,7 +173,7 @@ def test_entry_error_beside_the_field_is_japanese(member, napoleon_session, play
             "adjutant": seats[1],
             "honours": 14,
             "discarded": 0,
-            "submission_key": "i18n-1",
+            "client_id": "3f1e9a52-0c4b-4d8e-9e55-000000000001",
             "action": "save",
         },
     ).content.decode()

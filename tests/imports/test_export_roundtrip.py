@@ -26,13 +26,16 @@ def core_totals_napoleon(path: Path) -> Counter:
         ruleset = rules.get_preset(row["rules"])
         if not row["napoleon"]:
             continue  # a redeal scores nothing
+        # The file's rule: an empty adjutant, or the Napoleon's own name, is 独り立ち.
+        solo = row["adjutant"] in ("", row["napoleon"])
         deal = NapoleonDeal(
+            solo=solo,
             seats=_names(row["players"]),
             napoleon=row["napoleon"],
             bid=int(row["bid"]),
             trump=parse_suit(row["trump"]),
             called=row["called"] or None,
-            adjutant=row["adjutant"] or None,
+            adjutant=None if solo else row["adjutant"],
             honours=int(row["honours"]),
             discarded=int(row["discarded"] or 0),
             last_trick=row.get("last_trick") or None,

@@ -1,4 +1,4 @@
-"""The import service: valid files score as RULES.md says; any bad row imports nothing."""
+"""The import service: valid files score as docs/rules.md says; any bad row imports nothing."""
 
 import pytest
 
@@ -46,7 +46,7 @@ def test_napoleon_sample_scores_as_rules_md(club):
     assert summary == ("napoleon", 6, 1, 2)
     assert report.players_created == 9
     deals = points_by_deal(club)
-    # napoleon-wiki, 5 players, flat 2 / 1 / 1; discards count for nobody (RULES.md).
+    # napoleon-wiki, 5 players, flat 2 / 1 / 1; discards count for nobody (docs/rules.md).
     assert deals[0] == {"太郎": 2, "花子": 1, "Ken": -1, "ゆき": -1, "Sam": -1}  # 14 >= 13
     assert deals[1] == {"Ken": -2, "ゆき": -1, "太郎": 1, "花子": 1, "Sam": 1}  # 10 < 12, +2 lost
     assert deals[2] == {}  # redeal: no score lines
@@ -185,7 +185,8 @@ def test_bad_header_names_the_expected_columns(club, header, expected):
         (b" \n\n", (1, "file"), "empty"),
         (("\ufeff" + DAIFUGO_HEADER + "\n").encode(), (2, "file"), "no results"),
         (
-            DAIFUGO_HEADER.encode() + b"\n2026-11-20,A,daifugo-common,\x93\xfa\x96{,\n",
+            # Neither UTF-8 nor CP932: a lead byte 0x81 followed by a comma.
+            DAIFUGO_HEADER.encode() + b"\n2026-11-20,A,daifugo-common,\x93\xfa\x81,\n",
             (2, "file"),
             "UTF-8",
         ),
@@ -236,7 +237,7 @@ def test_reimport_is_refused_and_changes_nothing(club):
 
 
 def test_hostile_names_are_stored_intact(club):
-    script, rtl, emoji = "<script>alert('x')</script>", "\u200fمرحبا שלום", "🂡😀👨‍👩‍👧"
+    script, rtl, emoji = "<script>alert('x')</script>", "مرحبا שלום", "🂡😀👨‍👩‍👧"
     data = csv_bytes(
         DAIFUGO_HEADER,
         f'2026-11-20,"<b>卓</b>",daifugo-common,"{script};{rtl};{emoji};O\'Brien, Jr.",',

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _url(club):
-    return reverse("manage_import", kwargs={"club": club.slug})
+    return reverse("manage_import", kwargs={"club_slug": club.slug})
 
 
 def _upload(client, club, data: bytes):

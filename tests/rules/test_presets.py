@@ -1,4 +1,4 @@
-"""Presets as settled by RULES.md, and the balance rule every table must meet."""
+"""Presets as docs/rules.md states them, and the balance rule every table must meet."""
 
 import json
 
@@ -25,7 +25,7 @@ def test_the_five_presets():
     for code in CODES:
         preset = get_preset(code)
         assert preset.code == preset.preset == code
-        assert preset.seed.endswith(".txt") and preset.name_ja and preset.name_en
+        assert preset.source and preset.name_ja and preset.name_en
         json.dumps(preset.to_dict())  # JSON-ready
 
 
@@ -66,7 +66,7 @@ def test_unknown_preset():
 
 
 def _napoleon(**changes):
-    base = dict(code="x", preset="x", game="napoleon", name_ja="x", name_en="x", seed="x",
+    base = dict(code="x", preset="x", game="napoleon", name_ja="x", name_en="x", source="x",
                 players=(5,), widow={5: 2}, bids={5: (10, 20)}, discard_policy="nobody",
                 point_tables={5: flat_table(2, 1, 1, 4, 1)})  # fmt: skip
     return RuleSet(**(base | changes))
@@ -80,7 +80,7 @@ def test_a_balanced_ruleset_builds():
     "table",
     [
         flat_table(2, 2, 1, 4, 1),  # 2 + 2 ≠ 3 × 1
-        flat_table(2, 1, 1, 1, 1),  # solo 1 ≠ 4 × 1: the seed 000 misprint, uncorrected
+        flat_table(2, 1, 1, 1, 1),  # solo 1 ≠ 4 × 1: the originator's misprint, uncorrected
         flat_table(-2, 1, -1, 4, 1),
         per_bid_table({11: (2, 1, 1)}, {11: (1, 1)}),
     ],
@@ -92,8 +92,9 @@ def test_unbalanced_table_is_refused(table):
     assert err.value.code in ("table_unbalanced", "table_not_counts")
 
 
-def test_seed_000_misprint_would_be_refused():
-    """The seed prints 1 for the 5-player solo Napoleon at bid 11; that cannot balance."""
+def test_the_originators_misprint_would_be_refused():
+    """The originator's account prints 1 for the 5-player solo Napoleon at bid 11; that
+    cannot balance."""
     table = per_bid_table({11: (2, 1, 1)}, {11: (1, 1)})
     with pytest.raises(EfudaError) as err:
         _napoleon(point_tables={5: table}, bids={5: (11, 11)})

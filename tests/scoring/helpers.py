@@ -14,7 +14,7 @@ def deal(players: int, *, bid: int, honours: int, solo: bool = False, **extra) -
     table = seats(players)
     values = dict(
         seats=table, napoleon=table[0], bid=bid, trump="S", called="SA",
-        adjutant=None if solo else table[1], honours=honours,
+        adjutant=None if solo else table[1], solo=solo, honours=honours, discarded=0,
     )  # fmt: skip
     values.update(extra)
     return NapoleonDeal(**values)

@@ -39,7 +39,7 @@ def napoleon_deals(draw, ruleset):
     players = draw(st.sampled_from(ruleset.players))
     seats = tuple(draw(names)[:players])
     napoleon = draw(st.sampled_from(seats))
-    adjutant = draw(st.one_of(st.none(), st.sampled_from(seats)))
+    adjutant = draw(st.one_of(st.none(), st.sampled_from([s for s in seats if s != napoleon])))
     low, high = ruleset.bids[players]
     bid = draw(st.integers(low, high))
     discarded = draw(st.integers(0, ruleset.widow[players]))
@@ -47,7 +47,7 @@ def napoleon_deals(draw, ruleset):
     called = draw(st.one_of(st.none(), st.sampled_from(all_cards(ruleset.jokers)).map(str)))
     return NapoleonDeal(
         seats=seats, napoleon=napoleon, bid=bid, trump=draw(suit_texts), called=called,
-        adjutant=adjutant, honours=honours, discarded=discarded,
+        adjutant=adjutant, solo=adjutant is None, honours=honours, discarded=discarded,
         last_trick=draw(st.sampled_from(["napoleon", "allies"])),
     )  # fmt: skip
 

@@ -1,4 +1,4 @@
-"""Daifugō: titles by table size, 都落ち, forbidden finish, exchanges (seeds 003, 004)."""
+"""Daifugō: titles by table size, 都落ち, forbidden finish, exchanges (docs/rules.md)."""
 
 import dataclasses
 

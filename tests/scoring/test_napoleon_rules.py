@@ -72,25 +72,74 @@ def test_all20_counts_credited_discards():
     assert result.army_count == 18 and not result.all20 and result.won
 
 
-@pytest.mark.parametrize("adjutant", [None, "太郎"])
-def test_solo_when_no_adjutant_or_own_card(adjutant):
-    result = score_napoleon(deal(4, bid=13, honours=13, adjutant=adjutant), ORIGINATOR)
+def test_solo_only_when_said():
+    result = score_napoleon(deal(4, bid=13, honours=13, solo=True), ORIGINATOR)
     assert result.solo
     assert dict(result.roles) == {"太郎": "napoleon", "花子": "ally", "Ken": "ally", "ゆき": "ally"}
     assert dict(result.points) == {"太郎": 9, "花子": -3, "Ken": -3, "ゆき": -3}
 
 
 @pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        ({"adjutant": None}, "adjutant_missing"),  # nothing chosen is not 独り立ち
+        ({"adjutant": "太郎"}, "adjutant_is_napoleon"),  # nor is the Napoleon as adjutant
+        ({"adjutant": "花子", "solo": True}, "adjutant_and_solo"),
+        ({"adjutant": None, "solo": "yes"}, "solo_not_a_bool"),
+    ],
+)
+def test_adjutant_is_a_player_or_explicit_solo(changes, code):
+    with pytest.raises(EfudaError) as err:
+        score_napoleon(deal(4, bid=13, honours=13, **changes), ORIGINATOR)
+    assert (err.value.field, err.value.code) == ("adjutant", code)
+    assert "None" not in str(err.value)
+
+
+@pytest.mark.parametrize(
     "redeal_deal",
     [
-        NapoleonDeal(seats=seats(5)),
         NapoleonDeal(seats=seats(5), redeal=True),
-        NapoleonDeal(seats=seats(5), napoleon="太郎", bid=13, trump="S", redeal=True),
+        NapoleonDeal(seats=seats(5), honours=0, discarded=0, redeal=True),
     ],
 )
 def test_redeal_scores_nothing(redeal_deal):
     result = score_napoleon(redeal_deal, ORIGINATOR)
     assert result.redeal and dict(result.points) == {} and dict(result.roles) == {}
+
+
+def test_only_seats_is_not_a_redeal():
+    """A deal with only its seats is refused (the Napoleon is missing), never taken as 流れ."""
+    with pytest.raises(EfudaError) as err:
+        score_napoleon(NapoleonDeal(seats=seats(5)), ORIGINATOR)
+    assert (err.value.field, err.value.code) == ("napoleon", "napoleon_missing")
+
+
+@pytest.mark.parametrize(
+    "given",
+    [{"napoleon": "太郎"}, {"bid": 13}, {"trump": "S"}, {"adjutant": "Ken"}, {"solo": True},
+     {"honours": 12}, {"called": "SA"}],
+)  # fmt: skip
+def test_redeal_with_a_deal_is_refused(given):
+    with pytest.raises(EfudaError) as err:
+        score_napoleon(NapoleonDeal(seats=seats(5), redeal=True, **given), ORIGINATOR)
+    assert (err.value.field, err.value.code) == ("redeal", "redeal_with_deal")
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "code"),
+    [
+        ({"bid": None}, "bid", "bid_missing"),
+        ({"trump": None}, "trump", "trump_missing"),
+        ({"honours": None}, "honours", "honours_missing"),
+        ({"discarded": None}, "discarded", "discarded_missing"),
+        ({"honours": 21}, "honours", "honours_range"),
+    ],
+)
+def test_missing_or_out_of_range_values_are_refused_by_name(changes, field, code):
+    with pytest.raises(EfudaError) as err:
+        score_napoleon(deal(5, **({"bid": 13, "honours": 13} | changes)), ORIGINATOR)
+    assert (err.value.field, err.value.code) == (field, code)
+    assert "None" not in str(err.value)
 
 
 def test_explanation_reads_like_the_table_talk():
@@ -136,7 +185,7 @@ def test_joker_called_only_with_a_joker():
         ({"bid": True}, "bid", "bid_out_of_range"),
         ({"bid": 13.0}, "bid", "bid_out_of_range"),
         ({"trump": "X"}, "trump", "invalid_suit"),
-        ({"trump": None}, "trump", "invalid_suit"),
+        ({"trump": "X"}, "trump", "invalid_suit"),
         ({"called": "S1"}, "called", "invalid_card"),
         ({"called": 12}, "called", "invalid_card"),
         ({"honours": -1}, "honours", "not_a_count"),
@@ -144,7 +193,7 @@ def test_joker_called_only_with_a_joker():
         ({"discarded": -1}, "discarded", "not_a_count"),
         ({"discarded": 3}, "discarded", "too_many_discards"),
         ({"honours": 19, "discarded": 2}, "honours", "too_many_honours"),
-        ({"honours": 21}, "honours", "too_many_honours"),
+        ({"honours": 21}, "honours", "honours_range"),
         ({"redeal": "no"}, "redeal", "not_a_bool"),
     ],
 )
@@ -174,7 +223,7 @@ def test_wrong_game_and_wrong_object():
     [
         ((("花子", 12, "C"), ("太郎", 12, "S"), ("Ken", 13, "H"), ("太郎", 13, "S")), True),
         ((("太郎", 13, "♠"),), True),
-        ((("太郎", 12, "S"),), True),  # seed 000: may raise after the exchange
+        ((("太郎", 12, "S"),), True),  # the originator's rules: may raise after the exchange
         ((("花子", 13, "S"), ("太郎", 13, "H")), False),  # ♥13 does not beat ♠13
         ((("花子", 13, "S"),), False),  # last bidder is not the Napoleon
         ((("Zed", 13, "S"),), False),

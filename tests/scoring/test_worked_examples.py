@@ -17,13 +17,19 @@ ALL20 = build_ruleset("napoleon-joker", {"all20_loses": True})
     ("ruleset", "deal", "napoleon", "adjutant", "ally"),
     [
         (ORIGINATOR, NapoleonDeal(S5, "太郎", 13, "H", "SJ", "Ken", 14, 2), 6, 3, -3),
-        (ORIGINATOR, NapoleonDeal(S5, "太郎", 14, "S", "SJ", "Ken", 20), -8, -4, 4),
-        (ORIGINATOR, NapoleonDeal(S5, "太郎", 20, "S", "SJ", "Ken", 20), 20, 10, -10),
-        (ORIGINATOR, NapoleonDeal(S5[:4], "ゆき", 15, "D", "SA", None, 13), -15, None, 5),
+        (ORIGINATOR, NapoleonDeal(S5, "太郎", 14, "S", "SJ", "Ken", 20, 0), -8, -4, 4),
+        (ORIGINATOR, NapoleonDeal(S5, "太郎", 20, "S", "SJ", "Ken", 20, 0), 20, 10, -10),
+        (
+            ORIGINATOR,
+            NapoleonDeal(S5[:4], "ゆき", 15, "D", "SA", None, 13, 0, solo=True),
+            -15,
+            None,
+            5,
+        ),
         (LAST_TRICK, NapoleonDeal(S6, "Sam", 12, "D", "SA", "Ken", 10, 3, "napoleon"), 2, 2, -1),
         (LAST_TRICK, NapoleonDeal(S6, "Sam", 12, "D", "SA", "Ken", 10, 3, "allies"), -2, -2, 1),
-        (ALL20, NapoleonDeal(S6[1:], "Mia", 16, "C", "SA", "Ken", 20), -4, -2, 2),
-        (ALL20, NapoleonDeal(S6[1:], "Mia", 20, "C", "SA", "Ken", 20), 4, 2, -2),
+        (ALL20, NapoleonDeal(S6[1:], "Mia", 16, "C", "SA", "Ken", 20, 0), -4, -2, 2),
+        (ALL20, NapoleonDeal(S6[1:], "Mia", 20, "C", "SA", "Ken", 20, 0), 4, 2, -2),
     ],
 )
 def test_napoleon_examples(ruleset, deal, napoleon, adjutant, ally):

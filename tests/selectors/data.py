@@ -27,6 +27,7 @@ def napoleon(
         "trump": trump,
         "called": called,
         "adjutant": adjutant.id if adjutant else None,
+        "solo": adjutant is None,
         "honours": honours,
         "discarded": discarded,
     }

@@ -1,4 +1,5 @@
-"""The benchmark command end to end on a tiny synthetic club (its own throwaway SQLite file)."""
+"""The benchmark command end to end on a tiny synthetic club (its own throwaway database: an
+SQLite file, or on the PostgreSQL leg also a throwaway database on the same server)."""
 
 import json
 import os
@@ -6,32 +7,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from django.db import connection
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_bench_prints_one_json_line_per_step(tmp_path):
+def _bench(*extra, sqlite=False):
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings.test")
+    if sqlite:
+        env.pop("DATABASE_URL", None)
     result = subprocess.run(
-        [
-            sys.executable,
-            "manage.py",
-            "bench",
-            "--sizes",
-            "200",
-            "--json",
-            "--repeat",
-            "2",
-            "--pdf-repeat",
-            "1",
-            "--keep",
-            str(tmp_path),
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+        [sys.executable, "manage.py", "bench", "--sizes", "200", "--json", "--repeat", "2",
+         "--pdf-repeat", "1", "--rounds", "1", *extra],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     rows = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     assert [r["step"] for r in rows] == [
@@ -41,6 +31,20 @@ def test_bench_prints_one_json_line_per_step(tmp_path):
         "standings_all",
         "player_page",
         "session_pdf",
+        "cached_page",
+        "ratings_page",
     ]
     assert all(r["size"] == 200 and r["median_ms"] > 0 and r["queries"] > 0 for r in rows)
+    cached = next(r for r in rows if r["step"] == "cached_page")
+    assert cached["queries"] == 1  # the club's data version; the page itself from the cache
     assert "built 200 score lines" in result.stderr
+    assert "ratings replay (napoleon)" in result.stderr
+
+
+def test_bench_prints_one_json_line_per_step(tmp_path):
+    _bench("--keep", str(tmp_path), sqlite=True)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the PostgreSQL leg only")
+def test_bench_runs_on_postgresql():
+    _bench("--database", "postgresql")

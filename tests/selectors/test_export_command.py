@@ -12,7 +12,9 @@ from tournaments.models import ScoreLine
 def run(*args) -> list[dict]:
     out = io.StringIO()
     call_command("export_standings", *args, stdout=out)
-    return list(csv.DictReader(io.StringIO(out.getvalue())))
+    text = out.getvalue()
+    assert text.startswith("\ufeff")  # a byte-order mark by default, for spreadsheet apps
+    return list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
 
 
 def line_sums(club, game, **filters):

@@ -1,6 +1,7 @@
 import datetime
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Sum
 
 from tests.selectors.data import club_with_history
@@ -128,7 +129,7 @@ def test_player_stats_by_bid_trump_and_months(club):
 @pytest.mark.django_db
 def test_club_home_leaders_and_sessions(club):
     club_with_history(club)
-    home = club_home(club=club, today=datetime.date(2026, 11, 23))
+    home = club_home(club=club, user=AnonymousUser(), today=datetime.date(2026, 11, 23))
     assert [r.name for r in home.leaders["napoleon"]] == ["Ken", "太郎", "ゆき"]
     assert [s.date.day for s in home.sessions] == [8, 7, 3]
     assert [s.deal_count for s in home.sessions] == [2, 3, 1]

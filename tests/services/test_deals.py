@@ -1,6 +1,7 @@
 """deal_record / deal_update / deal_delete / deal_restore: stored lines and aggregates always
 equal what the scoring core says, and every write is all or nothing."""
 
+import uuid
 from collections import defaultdict
 
 import pytest
@@ -9,8 +10,8 @@ from core.errors import EfudaError
 from scoring.daifugo import DaifugoRound, score_daifugo
 from scoring.napoleon import NapoleonDeal, score_napoleon
 from tournaments.models import BidAggregate, Deal, ScoreLine, StandingAggregate
+from tournaments.selectors.rulesets import session_rules
 from tournaments.services.deals import deal_delete, deal_record, deal_restore, deal_update
-from tournaments.services.rulesets import session_rules
 
 pytestmark = pytest.mark.django_db
 
@@ -99,11 +100,13 @@ def test_redeal_scores_nothing(napoleon_session, players, club):
 
 def test_double_submit_records_once(napoleon_session, players):
     data = napoleon_data(players)
-    first = deal_record(session=napoleon_session, data=data, submission_key="tap-1")
-    second = deal_record(session=napoleon_session, data=data, submission_key="tap-1")
+    tap, other_tap = uuid.uuid4(), uuid.uuid4()
+    first = deal_record(session=napoleon_session, data=data, client_id=tap)
+    second = deal_record(session=napoleon_session, data=data, client_id=str(tap))
     assert first.pk == second.pk
+    assert not first.already_recorded and second.already_recorded
     assert Deal.objects.count() == 1 and ScoreLine.objects.count() == 5
-    third = deal_record(session=napoleon_session, data=data, submission_key="tap-2")
+    third = deal_record(session=napoleon_session, data=data, client_id=other_tap)
     assert third.seq == 2 and ScoreLine.objects.count() == 10
 
 
@@ -167,7 +170,7 @@ def test_daifugo_miyako_ochi_and_rescoring_later_rounds(daifugo_session, players
     )
     assert lines_of(r2) == {int(k): v for k, v in expected.points.items()}
     # Correct round 1 so that b was 大富豪: round 2 is re-scored without 都落ち.
-    deal_update(deal=r1, data={"order": [b, a, c, d], "forbidden": []})
+    deal_update(deal=r1, data={"order": [b, a, c, d], "forbidden": []}, version=r1.version)
     r2.refresh_from_db()
     assert r2.outcome["miyako_ochi"] is None and r2.data["previous_daifugo"] == str(b)
     assert lines_of(r2)[a] == 1

@@ -30,7 +30,7 @@ def post_data(players, **changes):
         "adjutant": seats[1],
         "honours": 14,
         "discarded": 0,
-        "submission_key": "key-1",
+        "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b0001",
         "action": "preview",
     }
     data.update(changes)
@@ -49,7 +49,7 @@ def test_get_preselects_previous_seats(keeper, napoleon_session, players):
     for player in players[1:6]:
         assert f'name="seats" value="{player.id}" checked' in html
     assert f'name="seats" value="{players[0].id}" checked' not in html
-    assert 'name="submission_key"' in html
+    assert 'name="client_id"' in html
 
 
 def test_preview_shows_points_and_records_nothing(keeper, napoleon_session, players):
@@ -124,7 +124,7 @@ def test_redeal(keeper, napoleon_session, players):
         "seats": [p.id for p in players[:5]],
         "redeal": "on",
         "action": "save",
-        "submission_key": "r1",
+        "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b00e1",
     }
     assert keeper.post(new_url(napoleon_session), data).status_code == 302
     deal = Deal.objects.get()
@@ -196,7 +196,7 @@ def test_session_page_running_totals_and_winner(client, napoleon_session, player
     seats = [p.id for p in players[:5]]
     base = {"seats": seats, "bid": 13, "trump": "H", "discarded": 0, "honours": 14}
     deal_record(session=napoleon_session, data=dict(base, napoleon=seats[0], adjutant=seats[1]))
-    deal_record(session=napoleon_session, data=dict(base, napoleon=seats[2], adjutant=None))
+    deal_record(session=napoleon_session, data=dict(base, napoleon=seats[2], solo=True))
     client.force_login(users["member"])
     html = client.get(
         reverse("session_detail", args=[napoleon_session.club.slug, napoleon_session.pk])
@@ -214,11 +214,12 @@ def test_daifugo_round_preview_and_save(keeper, daifugo_session, players):
     a, b, c, d = (p.id for p in players[:4])
     url = reverse("round_new", args=[daifugo_session.club.slug, daifugo_session.pk])
     html = keeper.get(url).content.decode()
-    assert 'select name="order"' in html and "data-tap-player" in html
+    assert 'name="players"' in html  # the first round: tick who plays
     data = {
+        "players": [a, b, c, d],
         "order": [a, b, c, d, ""],
         "forbidden": [b],
-        "submission_key": "d1",
+        "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b00d1",
         "action": "preview",
     }
     html = keeper.post(url, data).content.decode()
@@ -227,7 +228,16 @@ def test_daifugo_round_preview_and_save(keeper, daifugo_session, players):
     assert "leads the next round" in html or "次" in html
     data["action"] = "save"
     assert keeper.post(url, data).status_code == 302
-    data = {"order": [b, c, d, a], "submission_key": "d2", "action": "preview"}
+    html = keeper.get(url).content.decode()  # the table of the round before, ticked
+    assert 'select name="order"' in html and "data-tap-player" in html
+    for player in (a, b, c, d):
+        assert f'name="players" value="{player}" checked' in html
+    data = {
+        "players": [a, b, c, d],
+        "order": [b, c, d, a],
+        "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b00d2",
+        "action": "preview",
+    }
     html = keeper.post(url, data).content.decode()
     assert "都落ち" in html and f'data-player="{a}">-2<' in html
 
@@ -299,7 +309,7 @@ def test_edit_an_earlier_daifugo_round_previews_with_its_own_predecessor(
     assert 'name="version" value="1"' in html
     assert html.count("selected") >= 4  # the stored order fills the numbered selects
     # Round 2 follows round 1 (大富豪 a), not round 3 (大富豪 c): a falls by 都落ち.
-    data = {"order": [b, a, c, d], "version": 1, "action": "preview"}
+    data = {"players": [a, b, c, d], "order": [b, a, c, d], "version": 1, "action": "preview"}
     html = keeper.post(reverse("deal_edit", args=[slug, second.pk]), data).content.decode()
     assert f'data-player="{a}">-2<' in html and "都落ち" in html
     data["action"] = "save"
@@ -323,5 +333,5 @@ def test_joker_refused_beside_called_card(keeper, napoleon_session, players):
         new_url(napoleon_session),
         post_data(players, called_suit="JK", called_rank="", action="save"),
     ).content.decode()
-    called_block = html.split("<legend>")[4]  # seats, napoleon, bid, called card
+    called_block = html.split('id="field-called_suit"')[1].split("</fieldset>")[0]
     assert "field-error" in called_block and not Deal.objects.exists()

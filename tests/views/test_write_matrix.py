@@ -10,6 +10,7 @@ leaves the database exactly as it was; the minimum role and above are let throug
 """
 
 import datetime
+import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -23,8 +24,10 @@ from tournaments.models import (
     ClubRuleSet,
     Deal,
     GameSession,
+    Invitation,
     Membership,
     Player,
+    PlayerClaim,
     ScoreLine,
     StandingAggregate,
 )
@@ -55,13 +58,32 @@ WRITE_VIEWS = {
     "ruleset_edit": OWNER,
     "manage_import": OWNER,
     "club_new": LOGGED_IN,
+    "invitation_create": OWNER,
+    "invitation_revoke": OWNER,
+    "invitation_reissue": OWNER,
+    "claim_confirm": OWNER,
+    "claim_reject": OWNER,
+    "player_merge": OWNER,
+    "player_claim": MEMBER,
+    "display_name": MEMBER,
 }
 
 # POST views outside the club-role model, with who checks them and where.
 OTHER_WRITES = {
     "set_language": "Django's language switch: no data written",
     "login": "Django auth (rate-limited by django-axes)",
-    "logout": "Django auth",
+    "logout": "django-allauth logout",
+    # Accounts (django-allauth): the person's own account, no club involved; sign-up, reset and
+    # verification rate limited by allauth, failed logins by django-axes. Tested in tests/accounts.
+    "account_login": "django-allauth login (same view as 'login')",
+    "account_logout": "django-allauth logout", "account_signup": "sign-up",
+    "account_reset_password": "password reset request",
+    "account_reset_password_from_key": "password reset from the e-mailed key",
+    "account_confirm_email": "e-mail verification key", "account_email": "own addresses",
+    "account_change_password": "own password", "account_set_password": "own password",
+    "account_reauthenticate": "own password", "account_confirm_login_code": "login code",
+    "socialaccount_signup": "LINE sign-up", "socialaccount_connections": "own LINE link",
+    "invitation_open": "an invitation's token: joins the logged-in person (tests/accounts)",
     # Tournaments: staff of the organising club, or a table's PIN; tested in tests/events.
     "tournament_pin": "PIN login", "tournament_pin_logout": "PIN logout",
     "tournament_table_record": "table PIN or staff",
@@ -197,6 +219,12 @@ def _build_world():
     gone = deal_record(session=nap, data={"seats": seats, "redeal": True})
     deal_delete(deal=gone)
     member = Membership.objects.get(club=club, user=users[MEMBER])
+    from tournaments.services.claims import player_claim
+    from tournaments.services.invitations import invitation_create
+
+    invitation = invitation_create(club=club, by=users[OWNER], role=MEMBER, max_uses=3, days=7)
+    claim = player_claim(club=club, user=users[MEMBER], player=players[3])
+    typo = [factories.PlayerFactory(club=club, name=name) for name in ("P9", "P9x")]
     napoleon_post = {
         "seats": seats,
         "napoleon": seats[2],
@@ -209,11 +237,11 @@ def _build_world():
     }
     requests = {
         "session_new": ({}, {"date": "2026-11-22", "table": "Z", "rules": "napoleon-wiki"}),
-        "deal_new": ({"pk": nap.pk}, dict(napoleon_post, submission_key="mx")),
+        "deal_new": ({"pk": nap.pk}, dict(napoleon_post, client_id=str(uuid.uuid4()))),
         "deal_preview": ({"pk": nap.pk}, napoleon_post),
         "round_new": (
             {"pk": dai.pk},
-            {"order": seats[:4], "action": "save", "submission_key": "my"},
+            {"order": seats[:4], "action": "save", "client_id": str(uuid.uuid4())},
         ),
         "round_preview": ({"pk": dai.pk}, {"order": seats[:4]}),
         "deal_edit": ({"pk": deal.pk}, dict(napoleon_post, version=deal.version)),
@@ -240,6 +268,14 @@ def _build_world():
         ),
         "manage_import": ({}, {}),
         "club_new": (None, {"slug": "fresh-club", "name": "Fresh"}),
+        "invitation_create": ({}, {"role": SCOREKEEPER, "max_uses": 2, "days": 3}),
+        "invitation_revoke": ({"pk": invitation.pk}, {}),
+        "invitation_reissue": ({"pk": invitation.pk}, {}),
+        "claim_confirm": ({"pk": claim.pk}, {}),
+        "claim_reject": ({"pk": claim.pk}, {}),
+        "player_merge": ({}, {"keep": typo[0].pk, "merge": typo[1].pk}),
+        "player_claim": ({}, {"player": players[2].pk}),
+        "display_name": ({}, {"display_name": "たろう"}),
     }
     return {"club": club, "users": users, "requests": requests}
 
@@ -248,8 +284,10 @@ def fingerprint():
     """Everything a write view could change, as comparable plain values."""
     return (
         sorted(Club.objects.values_list("slug", "name", "is_public")),
-        sorted(Membership.objects.values_list("club_id", "user_id", "role")),
-        sorted(Player.objects.values_list("id", "name", "active")),
+        sorted(Membership.objects.values_list("club_id", "user_id", "role", "display_name")),
+        sorted(Player.objects.values_list("id", "name", "active", "user_id")),
+        sorted(Invitation.objects.values_list("id", "uses", "revoked_at")),
+        sorted(PlayerClaim.objects.values_list("id", "player_id", "status")),
         sorted(ClubRuleSet.objects.values_list("id", "code", "preset", "options")),
         GameSession.objects.count(),
         sorted(Deal.objects.values_list("id", "version", "is_deleted")),
@@ -265,7 +303,7 @@ def _url(world, name):
     kwargs, _data = world["requests"][name]
     if kwargs is None:
         return reverse(name)
-    return reverse(name, kwargs={"club": world["club"].slug, **kwargs})
+    return reverse(name, kwargs={"club_slug": world["club"].slug, **kwargs})
 
 
 @pytest.mark.parametrize("name", sorted(WRITE_VIEWS))
@@ -296,7 +334,8 @@ def test_allowed_writes_really_write(world):
     """The matrix's allowed requests are real writes (so its 'changed nothing' means something)."""
     owner = Client()
     owner.force_login(world["users"][OWNER])
-    for name in ("deal_new", "deal_delete", "club_settings", "member_add", "player_rename"):
+    for name in ("deal_new", "deal_delete", "club_settings", "member_add", "player_rename",
+                 "invitation_create", "claim_confirm", "player_merge"):  # fmt: skip
         before = fingerprint()
         owner.post(_url(world, name), world["requests"][name][1])
         assert fingerprint() != before, name

@@ -1,5 +1,6 @@
 """efuda's data model. Import models from here: ``from tournaments.models import Deal``."""
 
+from .accounts import ClaimStatus, Invitation, PlayerClaim, PlayerMerge
 from .clubs import Club, ClubRuleSet, Membership, Player, Role, normalise_name
 from .events import (  # noqa: E501
     Adjustment,
@@ -13,9 +14,15 @@ from .events import (  # noqa: E501
     TournamentRound,
     TournamentTable,
 )
+from .imports import ImportJob
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
+from .ratings import Rating, RatingHistory, RatingState
 
 __all__ = [
+    "ClaimStatus",
+    "Invitation",
+    "PlayerClaim",
+    "PlayerMerge",
     "Adjustment",
     "ConfirmationState",
     "DealConfirmation",
@@ -32,8 +39,12 @@ __all__ = [
     "Deal",
     "Game",
     "GameSession",
+    "ImportJob",
     "Membership",
     "Player",
+    "Rating",
+    "RatingHistory",
+    "RatingState",
     "Role",
     "ScoreLine",
     "StandingAggregate",

@@ -29,6 +29,9 @@ class Club(models.Model):
         help_text=_("Anyone may read the club's standings, sessions and player pages."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped in the transaction of every write to the club's records: cached read pages are
+    # keyed by it, so a page is never served from before the last write (services/cache.py).
+    data_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -37,6 +40,17 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        # data_version only moves through services.cache.club_version_bump (an F() increment);
+        # saving a Club loaded earlier must never write back an older number.
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "data_version"
+            ]
+        super().save(*args, **kwargs)
 
 
 class Role(models.TextChoices):
@@ -53,6 +67,23 @@ class Membership(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+    display_name = models.CharField(_("display name"), max_length=64, blank=True)
+    # Who let this person in, and through which invitation (kept in the history too).
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("invited by"),
+    )
+    invitation = models.ForeignKey(
+        "tournaments.Invitation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="memberships",
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -82,11 +113,19 @@ class Player(models.Model):
     )
     active = models.BooleanField(_("active"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords(excluded_fields=["name_key", "created_at"])
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["club", "name_key"], name="player_name_unique"),
+            # "This is me": an account is at most one player of a club (and, being a foreign
+            # key on the player, a player is at most one account).
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(user__isnull=False),
+                name="player_one_per_account",
+            ),
         ]
         verbose_name = _("player")
         verbose_name_plural = _("players")
@@ -120,10 +159,6 @@ class ClubRuleSet(models.Model):
 
     def __str__(self) -> str:
         return self.name or self.code
-
-    def to_rules(self) -> "rules.RuleSet":
-        """The one place a club's rule set becomes a pure rule set."""
-        return rules.build_ruleset(self.preset, self.options or {}, code=self.code)
 
     @property
     def game(self) -> str:

@@ -77,7 +77,9 @@ class Deal(models.Model):
     bid = models.PositiveSmallIntegerField(null=True, blank=True)
     trump = models.CharField(max_length=1, blank=True)
     version = models.PositiveIntegerField(default=1)
-    submission_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # The id the phone gave this deal when its entry form was shown: a resent form (double tap,
+    # lost reply, the phone's outbox) returns this deal instead of recording it again.
+    client_id = models.UUIDField(null=True, blank=True, unique=True, editable=False)
     is_deleted = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -95,7 +97,7 @@ class Deal(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords(excluded_fields=["submission_key"])
+    history = HistoricalRecords(excluded_fields=["client_id"])
 
     class Meta:
         ordering = ["session", "seq"]

@@ -9,8 +9,8 @@ import rules
 from core.errors import EfudaError
 
 from ..models import Game, GameSession
+from ..selectors.rulesets import session_rules
 from ..selectors.sessions import session_detail
-from ..services.rulesets import session_rules
 from .pdf import render_pdf
 
 BLANK_ROWS = {Game.NAPOLEON: 18, Game.DAIFUGO: 17}

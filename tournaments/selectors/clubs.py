@@ -1,17 +1,29 @@
-"""The club home page: this month's leaders, latest sessions, upcoming tournaments."""
+"""Clubs: the ones a visitor may see, a club's home page (this month's leaders, latest
+sessions, upcoming tournaments) and what its owners manage."""
 
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
 
-from django.core.exceptions import FieldError
-from django.db.models import Count
+from django.db.models import Count, Q, QuerySet
 
-from ..models import Club, Deal, Game, GameSession
+from ..models import (
+    Club,
+    ClubRuleSet,
+    Deal,
+    Game,
+    GameSession,
+    Membership,
+    Player,
+    Role,
+    Tournament,
+)
+from ..permissions import has_role
 from .standings import Period, StandingRow, leaders
 
 LATEST_SESSIONS = 10
+UPCOMING_TOURNAMENTS = 5
 
 
 @dataclass
@@ -20,28 +32,51 @@ class ClubHome:
     month: Period
     leaders: dict[str, list[StandingRow]] = field(default_factory=dict)
     sessions: list[GameSession] = field(default_factory=list)
-    tournaments: list = field(default_factory=list)
+    tournaments: list[Tournament] = field(default_factory=list)
 
 
-def upcoming_tournaments(*, club: Club, today: datetime.date) -> list:
-    """Upcoming tournaments, if the tournaments feature is installed; otherwise nothing."""
-    try:
-        from ..models import Tournament  # type: ignore[attr-defined]
-    except ImportError:
-        return []
-    try:
-        qs = Tournament.objects.filter(club=club)
-        for name in ("date", "start_date", "starts_on"):
-            try:
-                return list(qs.filter(**{f"{name}__gte": today}).order_by(name)[:5])
-            except FieldError:
-                continue
-    except (FieldError, AttributeError):
-        pass
-    return []
+def clubs_visible(*, user) -> QuerySet[Club]:
+    """The clubs on the front page: public ones, the user's own, every club for site staff."""
+    if getattr(user, "is_superuser", False):
+        clubs = Club.objects.all()
+    elif getattr(user, "is_authenticated", False):
+        clubs = Club.objects.filter(Q(is_public=True) | Q(memberships__user=user)).distinct()
+    else:
+        clubs = Club.objects.filter(is_public=True)
+    return clubs.order_by("name")
 
 
-def club_home(*, club: Club, today: datetime.date) -> ClubHome:
+@dataclass
+class ClubAdmin:
+    """What a club's owners manage: its members (with their users), players and rule sets."""
+
+    memberships: list[Membership]
+    players: list[Player]
+    rulesets: list[ClubRuleSet]
+
+
+def club_admin(*, club: Club) -> ClubAdmin:
+    return ClubAdmin(
+        memberships=list(club.memberships.select_related("user").order_by("user__username")),
+        players=list(club.players.order_by("-active", "name")),
+        rulesets=club_rulesets(club=club),
+    )
+
+
+def club_rulesets(*, club: Club) -> list[ClubRuleSet]:
+    return list(ClubRuleSet.objects.filter(club=club).order_by("code"))
+
+
+def upcoming_tournaments(*, club: Club, user, today: datetime.date) -> list[Tournament]:
+    """The next few tournaments from ``today``: club members see them all, everyone else only
+    the public ones (a private tournament stays private on a public club's home)."""
+    qs = Tournament.objects.filter(club=club, date__gte=today)
+    if not has_role(user, club, Role.MEMBER):
+        qs = qs.filter(is_public=True)
+    return list(qs.order_by("date", "id")[:UPCOMING_TOURNAMENTS])
+
+
+def club_home(*, club: Club, user, today: datetime.date) -> ClubHome:
     month = Period.this_month(today)
     home = ClubHome(club=club, month=month)
     for game in Game.values:
@@ -59,5 +94,30 @@ def club_home(*, club: Club, today: datetime.date) -> ClubHome:
     for s in sessions:
         s.deal_count = counts.get(s.id, 0)
     home.sessions = sessions
-    home.tournaments = upcoming_tournaments(club=club, today=today)
+    home.tournaments = upcoming_tournaments(club=club, user=user, today=today)
     return home
+
+
+def club_page_version(*, slug: str | None = None, tournament_id=None) -> tuple[int, int] | None:
+    """(club id, data version) of a public club, by its address or one of its tournaments;
+    None when there is no such public club (the view then answers as usual). One query."""
+    qs = Club.objects.filter(is_public=True)
+    if slug:
+        qs = qs.filter(slug=slug)
+    elif tournament_id is not None and 0 < tournament_id < 2**63:
+        qs = qs.filter(tournaments__pk=tournament_id)
+    else:
+        return None
+    return qs.values_list("pk", "data_version").first()
+
+
+def replica_caught_up(*, club_id: int, version: int) -> bool:
+    """Whether a configured read replica already holds the club at ``version`` (the primary's):
+    only then may a page for the shared cache be rendered from it, so no cache key is ever
+    filled with older data. False when there is no replica."""
+    from django.conf import settings
+
+    if "replica" not in settings.DATABASES:
+        return False
+    seen = Club.objects.using("replica").filter(pk=club_id).values_list("data_version", flat=True)
+    return bool(seen) and seen[0] >= version

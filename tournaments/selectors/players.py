@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.db.models import Q
+
 from scoring.cards import SUIT_SYMBOLS
 
 from ..models import BidAggregate, Game, Player, StandingAggregate
@@ -75,22 +77,40 @@ class PlayerStats:
         return [(name, daifugo.get(name, 0)) for name in TITLE_FIELDS]
 
 
+# The player page shows the latest months of play (charts and the month table); all-time
+# totals come from the "all" row. Bounded so the page costs the same after ten years as after one.
+MONTHS_SHOWN = 24
+
+
+def _month_index(month: str) -> int:
+    return int(month[:4]) * 12 + int(month[5:7]) - 1
+
+
 def player_stats(*, player: Player) -> PlayerStats:
-    """Two small queries: the player's aggregate rows (≈ months × games) and bid record."""
+    """Two small queries: the all-time and latest months' rows, and the bid record.
+    Cumulative points count back from the all-time total, so the window needs no history."""
     stats = PlayerStats(player=player)
-    months: dict[str, list[MonthRow]] = defaultdict(list)
-    for row in StandingAggregate.objects.filter(player=player, deals__gt=0).values(
-        "game", "period", *_FIELDS
-    ):
+    rows = (
+        StandingAggregate.objects.filter(player=player, deals__gt=0)
+        .filter(Q(period="all") | Q(period__contains="-"))
+        .order_by("-period")  # "all" sorts before "YYYY-MM" descending
+        .values("game", "period", *_FIELDS)[: (MONTHS_SHOWN + 1) * len(Game.values)]
+    )
+    recent = []
+    for row in rows:
         if row["period"] == "all":
             stats.totals[row["game"]] = row
-        elif len(row["period"]) == 7:
-            months[row["game"]].append(
-                MonthRow(row["period"], row["game"], row["points"], row["deals"])
-            )
+        else:
+            recent.append((row["game"], row["period"], row["points"], row["deals"]))
+    if recent:
+        newest = _month_index(recent[0][1])
+        recent = [r for r in recent if newest - _month_index(r[1]) < MONTHS_SHOWN]
+    months: dict[str, list[MonthRow]] = defaultdict(list)
+    for game, period, points, deals in recent:
+        months[game].append(MonthRow(period, game, points, deals))
     for game, rows in months.items():
         rows.sort(key=lambda r: r.month)
-        running = 0
+        running = (stats.totals.get(game) or {}).get("points", 0) - sum(r.points for r in rows)
         for r in rows:
             running += r.points
             r.cumulative = running

@@ -250,6 +250,30 @@ def previous_players(session: GameSession) -> list[int]:
     return [int(k) for k in _deal_player_ids(last) if k.isdigit()]
 
 
+def entry_players(*, session: GameSession, roster=None, extra=()) -> list[Player]:
+    """The players an entry form offers, in an order that does not change while a deal is
+    being tapped in (buttons never jump): a tournament table's drawn ``roster`` in seat order;
+    otherwise the session's previous players in their seat (went-out) order, then the club's
+    other active players by name, then any other of the club's players in ``extra`` (ids the
+    form already holds, e.g. an inactive player of the deal being edited)."""
+    club = session.club
+    if roster is not None:
+        known = {p.id: p for p in Player.objects.filter(club=club, id__in=list(roster))}
+        return [known[i] for i in roster if i in known]
+    first = previous_players(session)
+    known = {p.id: p for p in Player.objects.filter(club=club, id__in=first)}
+    ordered = [known[i] for i in first if i in known]
+    ordered += list(
+        Player.objects.filter(club=club, active=True).exclude(id__in=first).order_by("name")
+    )
+    have = {p.id for p in ordered}
+    missing = [i for i in dict.fromkeys(extra) if i not in have]
+    if missing:
+        found = {p.id: p for p in Player.objects.filter(club=club, id__in=missing)}
+        ordered += [found[i] for i in missing if i in found]
+    return ordered
+
+
 def deal_summary(*, game: str, data: dict, names: dict[str, str]) -> str:
     """One line describing a deal's input, for history lists and conflict messages."""
     data = data or {}
@@ -333,16 +357,3 @@ def preview_row(*, game: str, data: dict, outcome: dict, names: dict[str, str]) 
     deal = Deal(id=None, seq=0, game=game, data=data, outcome=outcome, version=0)
     build = _napoleon_row if game == Game.NAPOLEON else _daifugo_row
     return build(deal, names, [])
-
-
-def daifugo_before(session: GameSession, seq: int) -> str | None:
-    """The 大富豪 (player key) of the latest live round before round ``seq``: what 都落ち in
-    round ``seq`` depends on (the services store it in the round's data)."""
-    last = (
-        Deal.objects.filter(session=session, is_deleted=False, seq__lt=seq)
-        .order_by("-seq")
-        .only("outcome")
-        .first()
-    )
-    order = (last.outcome or {}).get("final_order") if last else None
-    return order[0] if order else None

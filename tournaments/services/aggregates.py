@@ -6,25 +6,12 @@ from collections.abc import Iterable
 from django.db.models import F
 
 from ..models import BidAggregate, ScoreLine, StandingAggregate
-from .scoring_bridge import LineSpec, counters, periods
+from .scoring_bridge import SCORE_LINE_FIELDS, LineSpec, counters, periods
 
 
 def spec_of(line: ScoreLine) -> LineSpec:
-    return LineSpec(
-        player_id=line.player_id,
-        seat=line.seat,
-        points=line.points,
-        role=line.role,
-        won=line.won,
-        bid=line.bid,
-        trump=line.trump,
-        solo=line.solo,
-        plan_b=line.plan_b,
-        all20=line.all20,
-        position=line.position,
-        miyako_ochi=line.miyako_ochi,
-        forbidden=line.forbidden,
-    )
+    """A stored score line back as the ``LineSpec`` it was written from."""
+    return LineSpec(**{name: getattr(line, name) for name in SCORE_LINE_FIELDS})
 
 
 def aggregates_apply(*, club_id: int, game: str, day, specs: Iterable[LineSpec], sign: int) -> None:

@@ -9,7 +9,8 @@ Every further line is one object as Django's ``python`` serializer writes it (``
 ``fields``), foreign keys to content types and permissions by natural key, everything else by
 primary key, so restored rows keep their ids (links, bookmarks and history stay valid).
 
-What is in it: users and groups, the admin log, and every model of the project's own apps —
+What is in it: users and groups, their e-mail addresses and LINE links, the admin log, and every
+model of the project's own apps —
 clubs, memberships, players, rule sets, sessions, deals, score lines, aggregates, tournaments —
 including the django-simple-history tables. Not in it: sessions (people log in again), login
 attempts (django-axes), content types and permissions (``migrate`` creates them).
@@ -23,6 +24,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
@@ -30,9 +32,10 @@ from typing import IO
 from django.apps import apps
 from django.conf import settings
 from django.core import serializers
+from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DataError, IntegrityError, connections, transaction
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -43,7 +46,14 @@ CHUNK = 1000
 
 # Framework models that hold club data; everything else outside the project is either created
 # by ``migrate`` (content types, permissions) or transient (sessions, login attempts).
-_FRAMEWORK_MODELS = ("auth.Group", "auth.User", "admin.LogEntry")
+_FRAMEWORK_MODELS = (
+    "auth.Group",
+    "auth.User",
+    "admin.LogEntry",
+    # allauth: verified addresses (password reset, login by e-mail) and LINE links.
+    "account.EmailAddress",
+    "socialaccount.SocialAccount",
+)
 
 
 class BackupError(Exception):
@@ -227,10 +237,17 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
                             _("The backup holds %(model)s rows, which are not part of a backup.")
                             % {"model": label}
                         )
-                    item.save(using=using)
+                    try:
+                        item.save(using=using)
+                    except (IntegrityError, DataError, ValueError, TypeError, OverflowError,
+                            ValidationError) as exc:  # fmt: skip
+                        raise _damaged(exc, type(item.object)._meta.db_table) from None
                     touched.add(type(item.object))
-            # Foreign keys were not checked row by row (SQLite); check them all now.
-            connection.check_constraints(table_names=[m._meta.db_table for m in touched])
+            # Foreign keys were not checked row by row; check them all now.
+            try:
+                connection.check_constraints(table_names=[m._meta.db_table for m in touched])
+            except IntegrityError as exc:
+                raise _damaged(exc, None) from None
             expected = {k: v for k, v in (manifest.get("counts") or {}).items() if v}
             if loaded != expected:
                 raise BackupError(
@@ -243,7 +260,26 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
             _reset_sequences(connection, list(touched))
     except serializers.base.DeserializationError as exc:
         raise BackupError(_("The backup could not be read: %(error)s") % {"error": exc}) from None
+    except IntegrityError as exc:  # a deferred constraint checked at commit (PostgreSQL)
+        raise _damaged(exc, None) from None
     return manifest
+
+
+def _damaged(exc: Exception, table: str | None) -> BackupError:
+    """A damaged backup is refused naming the table, never with a raw database error."""
+    diag = getattr(getattr(exc, "__cause__", None), "diag", None)
+    table = table or getattr(diag, "table_name", None)
+    if table is None:
+        found = re.search(r"table '([^']+)'", str(exc))
+        table = found.group(1) if found else "?"
+    detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return BackupError(
+        _(
+            "The backup is damaged: a row for table %(table)s cannot be restored (%(detail)s). "
+            "Nothing was restored."
+        )
+        % {"table": table, "detail": detail}
+    )
 
 
 def _reset_sequences(connection, models: list) -> None:

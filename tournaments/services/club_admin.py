@@ -7,6 +7,7 @@ from core.i18n import N_
 
 from ..models import Club, Membership, Player, Role, normalise_name
 from .errors import fail, make_fail
+from .names import clean_name
 from .players import clean_player_name
 
 MESSAGES = {
@@ -36,13 +37,16 @@ def member_add(*, club: Club, username: str, role: str) -> Membership:
         raise _fail("username", "user_unknown", username=(username or "").strip())
     existing = Membership.objects.filter(club=club, user=user).first()
     if existing is not None:
-        return member_set_role(membership=existing, role=role)
+        return membership_role_change(membership=existing, role=role)
     return Membership.objects.create(club=club, user=user, role=role)
 
 
 @transaction.atomic
-def member_set_role(*, membership: Membership, role: str) -> Membership:
+def membership_role_change(*, membership: Membership, role: str) -> Membership:
+    """Change a member's role; the membership's history keeps who changed it, and when."""
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    if membership.role == role:
+        return membership
     if membership.role == Role.OWNER and role != Role.OWNER:
         if not _owners_left(membership.club, without=membership):
             raise _fail("role", "last_owner")
@@ -82,7 +86,7 @@ def player_set_active(*, player: Player, active: bool) -> Player:
 
 
 def club_update(*, club: Club, name: str, is_public: bool) -> Club:
-    name = " ".join((name or "").split())
+    name = clean_name(name, field="name")
     if not name:
         raise fail("name", "club_name_empty")
     club.name = name[:100]

@@ -4,12 +4,13 @@ from django.db import IntegrityError, transaction
 
 from ..models import Club, Membership, Role
 from .errors import fail
+from .names import clean_name
 
 
 def club_create(*, slug: str, name: str = "", owner=None, is_public: bool = False) -> Club:
     """A new club (named after its address when no name is given); ``owner`` becomes its owner."""
     slug = (slug or "").strip()
-    name = " ".join((name or "").split()) or slug
+    name = clean_name(name, field="name") or slug
     if not name:
         raise fail("name", "club_name_empty")
     if Club.objects.filter(slug=slug).exists():

@@ -4,28 +4,29 @@ Each write stores the deal, its score lines and the aggregate changes in one tra
 failure at any point leaves nothing half-written.
 """
 
+import uuid
+
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from ..models import Deal, Game, GameSession, ScoreLine
+from ..selectors.rulesets import session_rules
 from .aggregates import aggregates_apply, spec_of
 from .errors import fail
 from .players import players_by_ids
-from .rulesets import session_rules
-from .scoring_bridge import line_specs, outcome_dict, score
+from .ratings import ratings_deal_changed
+from .scoring_bridge import line_specs, line_values, outcome_dict, score
 
 
 def _check_players(session: GameSession, data: dict) -> None:
-    """Every player id in the input must be a player of the session's club."""
-    if session.game == Game.NAPOLEON:
-        seats = data.get("seats") or []
-        if isinstance(seats, (list, tuple)):
-            players_by_ids(club=session.club, ids=seats, field="seats")
-    else:
-        order = data.get("order") or []
-        if isinstance(order, (list, tuple)):
-            players_by_ids(club=session.club, ids=order, field="order")
+    """Every player id in the input must be a player of the session's club (a repeated id is
+    left in, so the scoring core refuses it as listed twice: never collapsed)."""
+    keys = ("seats",) if session.game == Game.NAPOLEON else ("order", "players")
+    for key in keys:
+        ids = data.get(key) or []
+        if isinstance(ids, (list, tuple)):
+            players_by_ids(club=session.club, ids=ids, field="order" if key == "players" else key)
 
 
 def _previous_daifugo(session: GameSession, before_seq: int | None) -> str | None:
@@ -47,10 +48,12 @@ def _normalise(session: GameSession, data: dict, seq: int | None) -> dict:
     return data
 
 
-def deal_preview(*, session: GameSession, data: dict):
-    """Score ``data`` as the session's next deal without writing anything."""
+def deal_preview(*, session: GameSession, data: dict, deal: Deal | None = None):
+    """Score ``data`` without writing anything: as the session's next deal, or, with ``deal``,
+    as that deal edited (a Daifugō round then sees the 大富豪 of the round before it, as
+    ``deal_update`` will: one query)."""
     _check_players(session, data)
-    data = _normalise(session, data, None)
+    data = _normalise(session, data, None if deal is None else deal.seq)
     return data, score(session.game, data, session_rules(session))
 
 
@@ -64,10 +67,9 @@ def _denormalised(session: GameSession, data: dict) -> dict:
             "redeal": session.game == Game.NAPOLEON,
         }
     adjutant = data.get("adjutant")
-    solo = adjutant in (None, "") or str(adjutant) == str(data.get("napoleon"))
     return {
         "napoleon_id": int(data["napoleon"]),
-        "adjutant_id": None if solo else int(adjutant),
+        "adjutant_id": None if data.get("solo") else int(adjutant),
         "bid": data.get("bid"),
         "trump": data.get("trump") or "",
         "redeal": False,
@@ -82,22 +84,10 @@ def _write_lines(deal: Deal, specs) -> None:
                 deal=deal,
                 session=session,
                 club_id=session.club_id,
-                player_id=s.player_id,
                 game=session.game,
                 date=session.date,
                 month=session.date.replace(day=1),
-                seat=s.seat,
-                points=s.points,
-                role=s.role,
-                won=s.won,
-                bid=s.bid,
-                trump=s.trump,
-                solo=s.solo,
-                plan_b=s.plan_b,
-                all20=s.all20,
-                position=s.position,
-                miyako_ochi=s.miyako_ochi,
-                forbidden=s.forbidden,
+                **line_values(s),
             )
             for s in specs
         ]
@@ -120,29 +110,71 @@ def _remove_lines(deal: Deal) -> None:
     deal.lines.all().delete()
 
 
-def deal_record(
-    *, session: GameSession, data: dict, user=None, submission_key: str | None = None
-) -> Deal:
-    """Score and store the session's next deal. A repeated ``submission_key`` (a double tap,
-    a resent form) returns the deal already recorded instead of recording it again."""
-    if submission_key:
-        existing = Deal.objects.filter(submission_key=submission_key).first()
+def client_id_parse(value) -> uuid.UUID | None:
+    """The deal id a phone sent (a UUID, as text or not), None when none was sent."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, uuid.UUID):
+        return value
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        raise fail("client_id", "client_id_invalid") from None
+
+
+def deal_recorded(*, session: GameSession, client_id) -> Deal | None:
+    """The deal already recorded under ``client_id`` in ``session`` (marked
+    ``already_recorded``), None if there is none. An id used in another session is refused:
+    the phone sent a form of one session to another."""
+    client_id = client_id_parse(client_id)
+    if client_id is None:
+        return None
+    existing = Deal.objects.filter(client_id=client_id).select_related("session").first()
+    if existing is None:
+        return None
+    if existing.session_id != session.pk:
+        raise fail(
+            "client_id",
+            "client_id_other_session",
+            date=existing.session.date.isoformat(),
+            table=existing.session.table,
+            seq=existing.seq,
+        )
+    existing.already_recorded = True
+    return existing
+
+
+def deal_record(*, session: GameSession, data: dict, user=None, client_id=None) -> Deal:
+    """Score and store the session's next deal.
+
+    ``client_id`` is the id the phone gave the deal when its form was shown. A repeat (a double
+    tap, a reply lost after the deal was stored, the phone's outbox sending again) returns the
+    deal already recorded, marked ``already_recorded``, instead of recording it twice, also
+    when both arrive at once; an id already used in another session is refused."""
+    client_id = client_id_parse(client_id)
+    existing = deal_recorded(session=session, client_id=client_id)
+    if existing is not None:
+        return existing
+    try:
+        deal = _deal_record(session=session, data=data, user=user, client_id=client_id)
+    except IntegrityError:
+        # The same id committed by another request between our check and our insert.
+        existing = deal_recorded(session=session, client_id=client_id)
         if existing is not None:
             return existing
-    try:
-        return _deal_record(session=session, data=data, user=user, key=submission_key)
-    except IntegrityError:
-        if submission_key:
-            existing = Deal.objects.filter(submission_key=submission_key).first()
-            if existing is not None:
-                return existing
         raise
+    return deal
 
 
 @transaction.atomic
-def _deal_record(*, session: GameSession, data: dict, user, key: str | None) -> Deal:
+def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID | None) -> Deal:
     # Lock the session row: concurrent scorekeepers get consecutive numbers, in commit order.
     session = GameSession.objects.select_for_update().select_related("club").get(pk=session.pk)
+    if client_id is not None:
+        # Under the lock: a twin request for the same session that committed first is found.
+        existing = deal_recorded(session=session, client_id=client_id)
+        if existing is not None:
+            return existing
     _check_players(session, data)
     data = _normalise(session, data, None)
     result = score(session.game, data, session_rules(session))
@@ -155,12 +187,14 @@ def _deal_record(*, session: GameSession, data: dict, user, key: str | None) -> 
         seq=seq,
         data=data,
         outcome=outcome_dict(session.game, result),
-        submission_key=key,
+        client_id=client_id,
         created_by=user,
         updated_by=user,
         **_denormalised(session, data),
     )
     _write_lines(deal, line_specs(session.game, data, result))
+    ratings_deal_changed(deal=deal, created=True)
+    deal.already_recorded = False
     return deal
 
 
@@ -172,13 +206,16 @@ def _summary(deal: Deal) -> str:
 
 
 @transaction.atomic
-def deal_update(*, deal: Deal, data: dict, user=None, version: int | None = None) -> Deal:
+def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> Deal:
     """Re-score a deal with corrected input. ``version`` is the one the editor started from: if
-    someone else saved in between, the edit is refused with what they changed."""
+    someone else saved in between, the edit is refused with what they changed; an edit that
+    does not say which version it changes is refused too (it would overwrite blindly)."""
     deal = Deal.objects.select_for_update().select_related("session__club").get(pk=deal.pk)
     if deal.is_deleted:
         raise fail("__all__", "deal_deleted")
-    if version is not None and int(version) != deal.version:
+    if version is None or isinstance(version, bool):
+        raise fail("version", "version_missing")
+    if int(version) != deal.version:
         who = deal.updated_by.get_username() if deal.updated_by else "?"
         when = timezone.localtime(deal.updated_at).strftime("%Y-%m-%d %H:%M")
         raise fail("version", "deal_stale", user=who, time=when, summary=_summary(deal))
@@ -197,6 +234,7 @@ def deal_update(*, deal: Deal, data: dict, user=None, version: int | None = None
     deal.save()
     _write_lines(deal, line_specs(session.game, data, result))
     _rescore_following(deal)
+    ratings_deal_changed(deal=deal)
     return deal
 
 
@@ -212,6 +250,7 @@ def deal_delete(*, deal: Deal, user=None) -> Deal:
     deal.updated_by = user if getattr(user, "is_authenticated", False) else None
     deal.save()
     _rescore_following(deal)
+    ratings_deal_changed(deal=deal)
     return deal
 
 
@@ -231,6 +270,7 @@ def deal_restore(*, deal: Deal, user=None) -> Deal:
     deal.save()
     _write_lines(deal, line_specs(session.game, data, result))
     _rescore_following(deal)
+    ratings_deal_changed(deal=deal)
     return deal
 
 

@@ -15,8 +15,21 @@ MESSAGES = {
         "This deal was changed by %(user)s at %(time)s while you were editing it "
         "(now: %(summary)s). Reload it and make your change again."
     ),
+    "version_missing": N_(
+        "This change does not say which saved version of the deal it corrects, so it could "
+        "overwrite someone else's change. Open the deal again and make your change there."
+    ),
     "deal_deleted": N_("This deal has been deleted; restore it before editing."),
     "deal_not_deleted": N_("This deal is not deleted."),
+    "client_id_invalid": N_(
+        "This entry form is damaged (its deal id is not valid). Reload the page and enter the "
+        "deal again."
+    ),
+    "client_id_other_session": N_(
+        "This entry was already recorded in another session (%(date)s, table %(table)s, "
+        "no. %(seq)s), so it is not recorded here. If it belongs here, reload this entry page "
+        "and enter it again."
+    ),
     "club_name_empty": N_("A club needs a name."),
     "club_slug_taken": N_("The address “%(slug)s” is taken; choose another."),
 }

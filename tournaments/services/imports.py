@@ -1,40 +1,66 @@
-"""Import results from a CSV file, all or nothing (docs/import-format.md).
+"""Import results from a CSV file or an Excel workbook, all or nothing (docs/import-format.md).
 
-The header names the game. Every row is checked first — columns, dates, numbers, names, rule
-sets, sessions already in the database — and then scored by the pure core with the players'
-display names as keys, so an error message names the player as the file does. Only when no row
-has an error are players, sessions and deals written, through the ordinary services
-(``session_create``, ``deal_record``), so score lines and aggregates are exactly what entry at
-the table would give. Everything runs in one transaction: one bad row, nothing imported.
+The header names the game. The import runs in two phases so that a club can go on recording
+deals while a file of ten years of results goes in:
+
+1. **Check and score, holding no lock.** Every row is checked — columns, dates, numbers, names,
+   rule sets, sessions already in the database — and scored by the scoring core through
+   ``scoring_bridge`` exactly as ``deal_record`` scores a deal typed at the table. Player ids
+   are reserved first (``bulk.reserve_ids``), so deals are scored with their final keys and an
+   error message names the player as the file does. Any error: ``ImportFailed`` lists them all
+   and nothing is written.
+2. **Write in one short transaction.** Sessions, deals, score lines and the deals' history rows
+   are prepared as database parameters before the transaction opens; inside it only bulk
+   inserts run, and the standings aggregates, summed once per player and period, are added
+   with one upsert each (``INSERT … ON CONFLICT DO UPDATE SET c = c + excluded.c``), last, so
+   a deal saved meanwhile waits for a moment at most. One bad row, or a fault at any point:
+   nothing is imported.
 """
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
+import rules
 from core.errors import EfudaError
 from core.i18n import N_
 from scoring.cards import parse_card, parse_suit
-from scoring.daifugo import DaifugoRound, score_daifugo
-from scoring.napoleon import LAST_TRICK_SIDES, NapoleonDeal, score_napoleon
+from scoring.napoleon import LAST_TRICK_SIDES
 
 from ..i18n import error_text
-from ..models import Club, ClubRuleSet, Game, GameSession, Player, normalise_name
-from .deals import deal_record
+from ..models import (
+    BidAggregate,
+    Club,
+    ClubRuleSet,
+    Deal,
+    Game,
+    GameSession,
+    Player,
+    ScoreLine,
+    StandingAggregate,
+    normalise_name,
+)
+from ..selectors.rulesets import rules_from_snapshot, ruleset_rules, ruleset_snapshot
+from . import bulk
+from .cache import club_version_bump
 from .errors import fail, make_fail
-from .players import clean_player_name, player_get_or_create
-from .rulesets import ruleset_resolve
-from .sessions import session_create
+from .import_files import ENCODING_LABELS, MAX_BYTES, FileProblem, Source, read_source
+from .names import clean_name
+from .players import clean_player_name
+from .ratings import ratings_replay
+from .scoring_bridge import counters, line_specs, outcome_dict, periods, score
+
+__all__ = ["MAX_BYTES", "ImportFailed", "ImportProblem", "ImportReport", "results_import"]
 
 NAPOLEON_COLUMNS = (
     "date", "table", "rules", "players", "napoleon", "bid", "trump", "called", "adjutant",
@@ -42,16 +68,13 @@ NAPOLEON_COLUMNS = (
 )  # fmt: skip
 NAPOLEON_OPTIONAL = ("last_trick",)
 DAIFUGO_COLUMNS = ("date", "table", "rules", "order", "forbidden")
-MAX_BYTES = 5 * 1024 * 1024
 MAX_TABLE = 40
 NAME_SEPARATORS = re.compile("[;；]")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+PROGRESS_EVERY = 2_000
 
 MESSAGES = {
     "empty_file": N_("The file is empty."),
-    "too_big": N_("The file is larger than %(max)s MB."),
-    "not_utf8": N_("The file is not UTF-8 text (line %(line)s): save it as “CSV UTF-8”."),
-    "not_csv": N_("This line cannot be read as CSV: %(detail)s."),
     "bad_header": N_(
         "Unknown header. A Napoleon file has the columns %(napoleon)s (and optionally "
         "last_trick); a Daifugō file has the columns %(daifugo)s."
@@ -74,6 +97,10 @@ MESSAGES = {
         "A session (same date and table) has one rule set: line %(line)s uses “%(first)s”."
     ),
     "name_twice": N_("%(player)s is listed twice."),
+    "changed_meanwhile": N_(
+        "The club's players, rule sets or sessions changed while the file was being checked; "
+        "nothing was imported. Import the file again."
+    ),
 }
 
 
@@ -83,6 +110,8 @@ _fail = make_fail(MESSAGES)
 # Scoring-core fields that have another name in the file.
 _FIELD_COLUMNS = {"seats": "players", "card": "called", "preset": "rules",
                   "previous_daifugo": "order", "bid_log": "bid", "deal": "players"}  # fmt: skip
+
+Progress = Callable[[str, int, int], None]
 
 
 class ImportProblem(NamedTuple):
@@ -104,6 +133,10 @@ class ImportFailed(Exception):  # noqa: N818 - an outcome, named as the spec nam
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+class _ChangedError(Exception):
+    """The club changed between the check and the write: check again."""
+
+
 @dataclass
 class ImportReport:
     game: str
@@ -111,6 +144,7 @@ class ImportReport:
     deals: int = 0
     redeals: int = 0
     players_created: int = 0
+    source: str = ""  # how the file was read (translated), e.g. "Shift_JIS (CP932)"
 
 
 @dataclass
@@ -126,48 +160,16 @@ class _Row:
 
 @dataclass
 class _Collector:
+    names: dict[str, str] = field(default_factory=dict)  # player key -> display name
     problems: list[ImportProblem] = field(default_factory=list)
 
     def add(self, line: int, error: EfudaError, column: str | None = None) -> None:
         name = column or _FIELD_COLUMNS.get(error.field, error.field)
-        self.problems.append(ImportProblem(line, name, error_text(error)))
-
-
-# --- reading the file -------------------------------------------------------------------------
-
-
-def _decode(data: bytes | str) -> str:
-    if isinstance(data, str):
-        return data.lstrip("\ufeff")
-    if len(data) > MAX_BYTES:
-        raise ImportFailed([_problem(1, "file", _fail("file", "too_big", max=MAX_BYTES // 2**20))])
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        raise ImportFailed([_problem(line, "file", _fail("file", "not_utf8", line=line))]) from None
+        self.problems.append(ImportProblem(line, name, error_text(error, self.names)))
 
 
 def _problem(line: int, column: str, error: EfudaError) -> ImportProblem:
     return ImportProblem(line, column, error_text(error))
-
-
-def _records(text: str) -> list[tuple[int, list[str]]]:
-    """(first line number, cells) of every non-blank CSV record."""
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    records, start = [], 1
-    while True:
-        try:
-            cells = next(reader)
-        except StopIteration:
-            return records
-        except csv.Error as err:
-            raise ImportFailed(
-                [_problem(start, "file", _fail("file", "not_csv", detail=str(err)))]
-            ) from None
-        if any(cell.strip() for cell in cells):
-            records.append((start, cells))
-        start = reader.line_num + 1
 
 
 def _header(cells: list[str]) -> tuple[str, list[str]]:
@@ -210,13 +212,26 @@ class _Names:
     """Display names by normalised key: the club's players first, then first use in the file."""
 
     def __init__(self, club: Club):
-        self.known: dict[str, str] = dict(
-            Player.objects.filter(club=club).values_list("name_key", "name")
-        )
+        self.ids: dict[str, int] = {}  # display name -> id, for the club's players
+        self.known: dict[str, str] = {}
+        for pid, key, name in Player.objects.filter(club=club).values_list("id", "name_key",
+                                                                            "name"):  # fmt: skip
+            self.known[key] = name
+            self.ids[name] = pid
+        self.new: dict[str, str] = {}  # display name -> key, first use in the file, in order
+        self._seen: dict[tuple[str, str], str] = {}
 
     def canonical(self, text: str, column: str) -> str:
+        seen = self._seen.get((text, column))
+        if seen is not None:
+            return seen
         name = clean_player_name(text, field=column)
-        return self.known.setdefault(normalise_name(name), name)
+        key = normalise_name(name)
+        display = self.known.setdefault(key, name)
+        if display not in self.ids:
+            self.new.setdefault(display, key)
+        self._seen[(text, column)] = display
+        return display
 
 
 def _split_names(value: str) -> list[str]:
@@ -256,7 +271,11 @@ def _common(cells: dict, errors: list) -> tuple:
         day = _date(cells["date"])
     except EfudaError as err:
         errors.append((err, "date"))
-    table = " ".join(cells["table"].split()) or "A"
+    try:
+        table = clean_name(cells["table"], field="table") or "A"
+    except EfudaError as err:
+        errors.append((err, "table"))
+        table = "A"
     if len(table) > MAX_TABLE:
         errors.append((_fail("table", "table_long", max=MAX_TABLE), "table"))
     rules = cells["rules"].strip()
@@ -296,6 +315,13 @@ def _napoleon_values(cells: dict, names: _Names, errors: list) -> tuple[tuple, d
     except EfudaError as err:
         errors.append((err, "trump"))
     values["called"] = cells["called"].strip() or None
+    # The file format's own rule (docs/import-format.md): an empty adjutant, or the Napoleon's
+    # own name, means 独り立ち; the core is told so explicitly.
+    values["solo"] = values.get("adjutant") is None or values.get("adjutant") == values.get(
+        "napoleon"
+    )
+    if values["solo"]:
+        values["adjutant"] = None
     last = cells.get("last_trick", "").strip().lower()
     if last and last not in LAST_TRICK_SIDES:
         errors.append((_fail("last_trick", "last_trick_invalid", value=last), "last_trick"))
@@ -329,30 +355,86 @@ def _row(line: int, cells: list[str], columns: list[str], game: str, names: _Nam
     return _Row(line, day, table, rules, players, values)
 
 
-# --- scoring, dry, with names as keys -----------------------------------------------------------
+# --- sessions and rule sets, read only -----------------------------------------------------------
 
 
-def _score_dry(row: _Row, game: str, ruleset, previous: str | None):
-    if game == Game.NAPOLEON:
-        v = row.values
-        if v["redeal"]:
-            deal = NapoleonDeal(seats=row.names, redeal=True)
-        else:
-            called = v["called"]
-            if called is not None:
-                called = parse_card(called, "called", jokers=ruleset.jokers).code
-                v["called"] = called
-            deal = NapoleonDeal(
-                seats=row.names, napoleon=v["napoleon"], bid=v["bid"], trump=v["trump"],
-                called=called, adjutant=v["adjutant"], honours=v["honours"],
-                discarded=v["discarded"], last_trick=v["last_trick"],
-            )  # fmt: skip
-        return score_napoleon(deal, ruleset)
-    return score_daifugo(
-        DaifugoRound(order=row.names, forbidden=frozenset(row.values["forbidden"]),
-                     previous_daifugo=previous),
-        ruleset,
-    )  # fmt: skip
+@dataclass
+class _Rules:
+    """A rule set as the import will use it: the club's own, or a preset not yet adopted."""
+
+    code: str
+    existing: ClubRuleSet | None
+    snapshot: dict
+    rules: rules.RuleSet
+    name: str = ""
+
+
+def _rules_for(club: Club, code: str, game: str, cache: dict) -> _Rules:
+    if code in cache:
+        found = cache[code]
+    else:
+        existing = ClubRuleSet.objects.filter(club=club, code=code).first()
+        try:
+            if existing is not None:
+                found = _Rules(code, existing, ruleset_snapshot(existing), ruleset_rules(existing))
+            else:
+                try:
+                    preset = rules.get_preset(code)
+                except EfudaError:
+                    raise fail("rules", "ruleset_unknown", code=code) from None
+                snapshot = {"preset": preset.code, "options": {}, "code": code}
+                built = rules_from_snapshot(snapshot)
+                found = _Rules(code, None, snapshot, built, name=preset.name_ja)
+        except EfudaError as err:
+            found = err
+        cache[code] = found
+    if isinstance(found, EfudaError):
+        raise found
+    preset_game = rules.get_preset(found.snapshot["preset"]).game
+    if preset_game != game:
+        raise fail("rules", "ruleset_game", code=code, expected=str(Game(preset_game).label),
+                   game=str(Game(game).label))  # fmt: skip
+    return found
+
+
+def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector) -> dict:
+    """Group rows into sessions (date, table) in file order; resolve and check their rules."""
+    sessions: dict[tuple, list[_Row]] = {}
+    for row in rows:
+        sessions.setdefault((row.date, row.table), []).append(row)
+    existing = _existing_sessions(club, game, sessions)
+    resolved, cache = {}, {}
+    for (day, table), group in sessions.items():
+        first = group[0]
+        for row in group[1:]:
+            if row.rules != first.rules:
+                found.add(row.line, _fail("rules", "rules_differ", line=first.line,
+                                          first=first.rules))  # fmt: skip
+        try:
+            plan = _rules_for(club, first.rules, game, cache)
+        except EfudaError as err:
+            found.add(first.line, err, "rules")
+            continue
+        if (day, table) in existing:
+            found.add(first.line, fail("table", "session_exists", game=str(Game(game).label),
+                                       table=table, date=str(day)))  # fmt: skip
+            continue
+        resolved[(day, table)] = (plan, group)
+    return resolved
+
+
+def _existing_sessions(club: Club, game: str, wanted) -> set[tuple]:
+    days = {day for day, _table in wanted}
+    if not days:
+        return set()
+    return set(
+        GameSession.objects.filter(
+            club=club, game=game, date__gte=min(days), date__lte=max(days)
+        ).values_list("date", "table")
+    ) & set(wanted)
+
+
+# --- scoring through the bridge ---------------------------------------------------------------
 
 
 def _duplicates(names: tuple[str, ...]) -> str | None:
@@ -364,134 +446,299 @@ def _duplicates(names: tuple[str, ...]) -> str | None:
     return None
 
 
-def _resolve_rules(club: Club, code: str, game: str) -> ClubRuleSet:
-    return ruleset_resolve(club=club, code=code, game=game)
+def _deal_data(game: str, row: _Row, ids: dict[str, int], ruleset: rules.RuleSet,
+               previous: str | None) -> dict:  # fmt: skip
+    """The deal as ``Deal.data`` stores it (player ids as strings), every value explicit."""
+
+    def key(name):
+        return None if name is None else str(ids[name])
+
+    if game == Game.DAIFUGO:
+        return {"order": [key(n) for n in row.names],
+                "forbidden": [key(n) for n in row.values["forbidden"]],
+                "previous_daifugo": previous}  # fmt: skip
+    seats = [key(n) for n in row.names]
+    v = row.values
+    if v["redeal"]:
+        return {"seats": seats, "napoleon": None, "redeal": True}
+    called = v["called"]
+    if called is not None:
+        called = parse_card(called, "called", jokers=ruleset.jokers).code
+    return {
+        "seats": seats, "napoleon": key(v["napoleon"]), "bid": v["bid"], "trump": v["trump"],
+        "called": called, "adjutant": key(v["adjutant"]), "solo": v["solo"],
+        "honours": v["honours"],
+        "discarded": v["discarded"], "last_trick": v["last_trick"], "redeal": False,
+    }  # fmt: skip
 
 
-def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector) -> dict:
-    """Group rows into sessions (date, table) in file order; resolve and check their rules."""
-    sessions: dict[tuple, list[_Row]] = {}
-    for row in rows:
-        sessions.setdefault((row.date, row.table), []).append(row)
-    resolved = {}
-    for (day, table), group in sessions.items():
-        first = group[0]
-        for row in group[1:]:
-            if row.rules != first.rules:
-                found.add(row.line, _fail("rules", "rules_differ", line=first.line,
-                                          first=first.rules))  # fmt: skip
-        try:
-            ruleset = _resolve_rules(club, first.rules, game)
-            ruleset_rules = ruleset.to_rules()
-        except EfudaError as err:
-            found.add(first.line, err, "rules")
-            continue
-        if GameSession.objects.filter(club=club, game=game, date=day, table=table).exists():
-            found.add(first.line, fail("table", "session_exists", game=str(Game(game).label),
-                                       table=table, date=str(day)))  # fmt: skip
-            continue
-        resolved[(day, table)] = (ruleset, ruleset_rules, group)
-    return resolved
+@dataclass
+class _Scored:
+    row: _Row
+    data: dict
+    outcome: dict
+    specs: list
 
 
-def _dry_run(game: str, resolved: dict, found: _Collector) -> None:
-    for _ruleset, ruleset_rules, group in resolved.values():
+def _score_dry(game: str, resolved: dict, ids: dict[str, int], found: _Collector,
+               progress: Progress, total: int) -> dict:  # fmt: skip
+    """Score every row as ``deal_record`` would, through ``scoring_bridge``; nothing written."""
+    scored: dict[tuple, list[_Scored]] = {}
+    done = 0
+    for session_key, (plan, group) in resolved.items():
         previous = None
+        out = scored[session_key] = []
         for row in group:
+            done += 1
+            if done % PROGRESS_EVERY == 0:
+                progress("scoring", done, total)
             twice = _duplicates(row.names)
             if twice is not None:
                 column = "players" if game == Game.NAPOLEON else "order"
                 found.add(row.line, _fail(column, "name_twice", player=twice), column)
                 continue
             try:
-                result = _score_dry(row, game, ruleset_rules, previous)
+                data = _deal_data(game, row, ids, plan.rules, previous)
+                result = score(game, data, plan.rules)
             except EfudaError as err:
                 found.add(row.line, err)
                 continue
             if game == Game.DAIFUGO:
                 previous = result.final_order[0]
+            out.append(_Scored(row, data, outcome_dict(game, result),
+                               line_specs(game, data, result)))  # fmt: skip
+    return scored
 
 
 # --- writing ------------------------------------------------------------------------------------
 
 
-def _deal_data(game: str, row: _Row, ids: Mapping[str, int]) -> dict:
-    def key(name):
-        return None if name is None else str(ids[name])
-
-    if game == Game.DAIFUGO:
-        return {"order": [key(n) for n in row.names],
-                "forbidden": [key(n) for n in row.values["forbidden"]]}  # fmt: skip
-    seats = [key(n) for n in row.names]
-    v = row.values
-    if v["redeal"]:
-        return {"seats": seats, "napoleon": None, "redeal": True}
-    return {
-        "seats": seats, "napoleon": key(v["napoleon"]), "bid": v["bid"], "trump": v["trump"],
-        "called": v["called"], "adjutant": key(v["adjutant"]), "honours": v["honours"],
-        "discarded": v["discarded"], "last_trick": v["last_trick"], "redeal": False,
-    }  # fmt: skip
+def _denormalised(game: str, data: dict) -> dict:
+    """The deal's list columns, as ``deal_record`` fills them."""
+    if game != Game.NAPOLEON or data.get("redeal") or not data.get("napoleon"):
+        return {"napoleon_id": None, "adjutant_id": None, "bid": None, "trump": "",
+                "redeal": game == Game.NAPOLEON}  # fmt: skip
+    adjutant = data.get("adjutant")
+    return {"napoleon_id": int(data["napoleon"]),
+            "adjutant_id": None if data.get("solo") else int(adjutant),
+            "bid": data.get("bid"), "trump": data.get("trump") or "", "redeal": False}  # fmt: skip
 
 
-def _write(club: Club, game: str, resolved: dict, user, found: _Collector) -> ImportReport:
-    report = ImportReport(game=game)
-    ids: dict[str, int] = {}
-    before = Player.objects.filter(club=club).count()
-    for _ruleset, _rules, group in resolved.values():
-        for row in group:
-            for name in row.names:
-                if name not in ids:
-                    ids[name] = player_get_or_create(club=club, name=name).id
-    report.players_created = Player.objects.filter(club=club).count() - before
-    id_names = {str(pid): name for name, pid in ids.items()}
-    for (day, table), (ruleset, _rules, group) in resolved.items():
-        try:
-            session = session_create(club=club, ruleset=ruleset, date=day, table=table, user=user)
-        except EfudaError as err:
-            found.add(group[0].line, err, "table")
-            continue
-        report.sessions.append(session)
-        for row in group:
-            try:
-                deal = deal_record(session=session, data=_deal_data(game, row, ids), user=user)
-            except EfudaError as err:  # the dry run passed, so this is unexpected: still report
-                found.problems.append(ImportProblem(
-                    row.line, _FIELD_COLUMNS.get(err.field, err.field), error_text(err, id_names)
-                ))  # fmt: skip
-                continue
-            report.deals += 1
-            report.redeals += int(deal.redeal)
-    return report
+@dataclass
+class _Plan:
+    """Everything the write transaction inserts, already converted for the database."""
+
+    sessions: list[tuple[GameSession, _Rules]]
+    players: bulk.Table
+    deals: bulk.Table
+    lines: bulk.Table
+    history: bulk.Table
+    standing: dict
+    bids: dict
+    new_players: dict[str, str]  # name -> key
+    deal_count: int = 0
+    redeals: int = 0
+
+
+_DEAL_COLUMNS = ("id", "session_id", "club_id", "game", "seq", "data", "outcome",
+                 "created_by_id", "updated_by_id", "napoleon_id", "adjutant_id", "bid", "trump",
+                 "redeal", "created_at", "updated_at")  # fmt: skip
+_LINE_COLUMNS = ("deal_id", "session_id", "club_id", "player_id", "game", "date", "month",
+                 "seat", "points", "role", "won", "bid", "trump", "solo", "plan_b", "all20",
+                 "position", "miyako_ochi", "forbidden")  # fmt: skip
+
+
+def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names, ids: dict,
+             user) -> _Plan:  # fmt: skip
+    user = user if getattr(user, "is_authenticated", False) else None
+    user_id = user.pk if user else None
+    session_ids = iter(bulk.reserve_ids(GameSession, len(scored)))
+    deal_ids = iter(bulk.reserve_ids(Deal, sum(len(v) for v in scored.values())))
+    history_model = Deal.history.model
+    tracked = {f.attname for f in history_model.tracked_fields}
+    # The history row copies the deal's tracked fields; the rest are the history's own.
+    history_columns = [c for c in _DEAL_COLUMNS if c in tracked]
+    keep = [i for i, c in enumerate(_DEAL_COLUMNS) if c in tracked]
+    history_columns += ["history_date", "history_type", "history_user_id"]
+    now = timezone.now()
+    plan = _Plan(
+        sessions=[], players=bulk.Table(Player, ("id", "club_id", "name", "name_key")),
+        deals=bulk.Table(Deal, _DEAL_COLUMNS), lines=bulk.Table(ScoreLine, _LINE_COLUMNS),
+        history=bulk.Table(history_model, history_columns),
+        standing=defaultdict(lambda: defaultdict(int)), bids=defaultdict(lambda: defaultdict(int)),
+        new_players=dict(names.new),
+    )  # fmt: skip
+    for name, key in names.new.items():
+        plan.players.add(ids[name], club.pk, name, key)
+    for (day, table), deals in scored.items():
+        rules_plan, _group = resolved[(day, table)]
+        session = GameSession(id=next(session_ids), club=club, game=game, date=day, table=table,
+                              rules_snapshot=rules_plan.snapshot, created_by=user)  # fmt: skip
+        plan.sessions.append((session, rules_plan))
+        month = day.replace(day=1)
+        keys = periods(day)
+        for seq, item in enumerate(deals, start=1):
+            deal_id = next(deal_ids)
+            d = _denormalised(game, item.data)
+            values = (deal_id, session.id, club.pk, game, seq, item.data, item.outcome, user_id,
+                      user_id, d["napoleon_id"], d["adjutant_id"], d["bid"], d["trump"],
+                      d["redeal"], now, now)  # fmt: skip
+            plan.deals.add(*values)
+            plan.history.add(*(values[i] for i in keep), now, "+", user_id)
+            plan.deal_count += 1
+            plan.redeals += int(d["redeal"])
+            for s in item.specs:
+                plan.lines.add(deal_id, session.id, club.pk, s.player_id, game, day, month,
+                               s.seat, s.points, s.role, s.won, s.bid, s.trump, s.solo, s.plan_b,
+                               s.all20, s.position, s.miyako_ochi, s.forbidden)  # fmt: skip
+                for counter, value in counters(s).items():
+                    for period in keys:
+                        plan.standing[(period, s.player_id)][counter] += value
+                if s.role == "napoleon" and s.bid is not None:
+                    b = plan.bids[(s.player_id, s.bid, s.trump)]
+                    b["deals"] += 1
+                    b["wins"] += int(bool(s.won))
+                    b["points"] += s.points
+                    b["solo_deals"] += int(s.solo)
+                    b["solo_wins"] += int(s.solo and bool(s.won))
+    return plan
+
+
+_BID_COUNTERS = ("deals", "wins", "solo_deals", "solo_wins", "points")
 
 
 @transaction.atomic
+def _write(club: Club, game: str, plan: _Plan) -> None:
+    """The one short transaction: re-check what may have changed, then bulk inserts only."""
+    if connection.vendor == "postgresql":
+        # Foreign keys are checked row by row as the rows go in, not all at COMMIT: the rows
+        # the club's deals also lock (aggregates, the club's data version) are written last and
+        # held only for the moment until COMMIT.
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    if (
+        plan.new_players
+        and Player.objects.filter(club=club, name_key__in=list(plan.new_players.values())).exists()
+    ):
+        raise _ChangedError
+    wanted = {(s.date, s.table) for s, _rules in plan.sessions}
+    if _existing_sessions(club, game, wanted):
+        raise _ChangedError
+    rulesets: dict[str, ClubRuleSet] = {}
+    for session, rules_plan in plan.sessions:
+        if rules_plan.code not in rulesets:
+            current = ClubRuleSet.objects.filter(club=club, code=rules_plan.code).first()
+            if current is None and rules_plan.existing is None:
+                current = ClubRuleSet.objects.create(club=club, code=rules_plan.code,
+                                                     preset=rules_plan.snapshot["preset"],
+                                                     name=rules_plan.name)  # fmt: skip
+            elif current is None or ruleset_snapshot(current) != rules_plan.snapshot:
+                raise _ChangedError
+            rulesets[rules_plan.code] = current
+        session.ruleset = rulesets[rules_plan.code]
+    columns = ("id", "club_id", "game", "date", "table", "ruleset_id", "rules_snapshot",
+               "created_by_id", "notes")  # fmt: skip
+    sessions = bulk.Table(GameSession, columns)
+    for session, _rules in plan.sessions:
+        sessions.add(*(getattr(session, name) for name in columns))
+    plan.players.insert()
+    sessions.insert()
+    plan.deals.insert()
+    plan.lines.insert()
+    plan.history.insert()
+    # Last, so rows a concurrent deal also updates are held for the shortest time.
+    bulk.upsert_add(
+        StandingAggregate, keys=("club", "game", "period", "player"),
+        counters=StandingAggregate.COUNTERS,
+        rows=sorted(
+            (club.pk, game, period, player_id, *(c.get(n, 0) for n in StandingAggregate.COUNTERS))
+            for (period, player_id), c in plan.standing.items()
+        ),
+    )  # fmt: skip
+    bulk.upsert_add(
+        BidAggregate, keys=("player", "bid", "trump"), fixed=("club",), counters=_BID_COUNTERS,
+        rows=sorted((pid, bid, trump, club.pk, *(c[n] for n in _BID_COUNTERS))
+                    for (pid, bid, trump), c in plan.bids.items()),
+    )  # fmt: skip
+    club_version_bump(club_id=club.pk)  # cached read pages of the club render anew
+
+
+def _noop(stage: str, done: int, total: int) -> None:
+    return None
+
+
 def results_import(
     *, club: Club, file: bytes | str | None = None, rows: Iterable[Iterable[str]] | None = None,
-    user=None,
+    user=None, filename: str = "", sheet: str = "", progress: Progress | None = None,
 ) -> ImportReport:  # fmt: skip
-    """Import a results file (bytes or text) or already-split ``rows`` (header first) into
-    ``club``. Raises ``ImportFailed`` listing every problem; then nothing is written."""
+    """Import a results file (CSV bytes or text, or an .xlsx workbook) or already-split
+    ``rows`` (header first) into ``club``. Raises ``ImportFailed`` listing every problem; then
+    nothing is written. ``progress(stage, done, total)`` is called now and then."""
+    progress = progress or _noop
+    source = _read(file, rows, filename, sheet)
+    try:
+        return _import(club, source, user, progress)
+    except _ChangedError:
+        pass
+    try:  # the club changed between the check and the write: check everything again, once
+        return _import(club, source, user, progress)
+    except _ChangedError:
+        raise ImportFailed([_problem(1, "file", _fail("file", "changed_meanwhile"))]) from None
+
+
+def _read(file, rows, filename: str, sheet: str) -> Source:
     if rows is not None:
         records = [(n, [str(c) for c in cells]) for n, cells in enumerate(rows, start=1)]
-        records = [(n, cells) for n, cells in records if any(c.strip() for c in cells)]
-    else:
-        text = _decode(file if file is not None else b"")
-        if not text.strip():
-            raise ImportFailed([_problem(1, "file", _fail("file", "empty_file"))])
-        records = _records(text)
+        return Source(
+            "utf-8", [(n, cells) for n, cells in records if any(c.strip() for c in cells)]
+        )
+    try:
+        source = read_source(file if file is not None else b"", filename=filename, sheet=sheet)
+    except FileProblem as problem:
+        column = problem.error.field
+        raise ImportFailed([_problem(problem.line, column, problem.error)]) from None
+    return source
+
+
+def _import(club: Club, source: Source, user, progress: Progress) -> ImportReport:
+    records = source.records
     if not records:
         raise ImportFailed([_problem(1, "file", _fail("file", "empty_file"))])
     game, columns = _header(records[0][1])
     if len(records) == 1:
         raise ImportFailed([_problem(2, "file", _fail("file", "no_rows"))])
+    total = len(records) - 1
     found = _Collector()
     names = _Names(club)
-    parsed = [_row(line, cells, columns, game, names, found) for line, cells in records[1:]]
+    parsed = []
+    for done, (line, cells) in enumerate(records[1:], start=1):
+        parsed.append(_row(line, cells, columns, game, names, found))
+        if done % PROGRESS_EVERY == 0:
+            progress("checking", done, total)
     resolved = _check_sessions(club, game, [r for r in parsed if r is not None], found)
-    _dry_run(game, resolved, found)
+    ids = dict(names.ids)
+    if not found.problems and names.new:
+        ids.update(zip(names.new, bulk.reserve_ids(Player, len(names.new)), strict=True))
+    else:  # not written anyway: any key that cannot be a player id will do for the messages
+        ids.update({name: -1 - i for i, name in enumerate(names.new)})
+    found.names = {str(pid): name for name, pid in ids.items()}
+    scored = _score_dry(game, resolved, ids, found, progress, total)
     if found.problems:
         raise ImportFailed(found.problems)
-    report = _write(club, game, resolved, user, found)
-    if found.problems:
-        raise ImportFailed(found.problems)
-    return report
+    progress("writing", total, total)
+    plan = _prepare(club, game, scored, resolved, names, ids, user)
+    _write(club, game, plan)
+    # Ratings are derived from the whole history: replayed once, after the import committed,
+    # in a transaction of their own (a failure leaves them to the next replay, never the deals).
+    progress("ratings", total, total)
+    ratings_replay(club_id=club.pk, game=game)
+    progress("done", total, total)
+    label = (
+        gettext(ENCODING_LABELS[source.kind]) % {"sheet": source.sheet}
+        if source.kind == "xlsx"
+        else gettext(ENCODING_LABELS[source.kind])
+    )
+    return ImportReport(
+        game=game, sessions=[s for s, _r in plan.sessions], deals=plan.deal_count,
+        redeals=plan.redeals, players_created=len(plan.new_players), source=label,
+    )  # fmt: skip

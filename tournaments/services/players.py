@@ -6,24 +6,19 @@ from django.db import IntegrityError, transaction
 
 from ..models import Club, Player, normalise_name
 from .errors import fail
+from .names import check_name_text
 
 MAX_NAME = 64
-# Bidi embedding/override/isolate controls can make a name display as something else.
-_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def clean_player_name(name: str, *, field: str = "name") -> str:
     """Trim and check a display name; raise EfudaError naming ``field`` if it is unusable."""
-    text = unicodedata.normalize("NFC", str(name or "")).strip()
-    text = " ".join(text.split())
+    text = " ".join(unicodedata.normalize("NFC", str(name or "")).split())
     if not text:
         raise fail(field, "player_name_empty")
     if len(text) > MAX_NAME:
         raise fail(field, "player_name_long", max=MAX_NAME)
-    if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in text):
-        shown = "".join(ch for ch in text if ch.isprintable() and ch not in _BIDI_CONTROLS)
-        raise fail(field, "player_name_control", name=shown)
-    return text
+    return check_name_text(text, field=field)
 
 
 def player_get_or_create(*, club: Club, name: str, field: str = "name") -> Player:

@@ -1,34 +1,16 @@
-"""Club rule sets: a preset plus validated overrides, and the rules a session was played under."""
+"""Club rule sets: saving a preset plus validated options, and finding one by its code.
 
-import json
-from functools import lru_cache
+Turning a stored rule set into a pure ``rules.RuleSet`` is a read: ``selectors/rulesets.py``.
+"""
 
 from django.db import transaction
 
 import rules
 from core.errors import EfudaError
 
-from ..models import Club, ClubRuleSet, Game, GameSession
+from ..models import Club, ClubRuleSet, Game
 from .errors import fail
-
-
-@lru_cache(maxsize=256)
-def _build(preset: str, options_json: str, code: str) -> "rules.RuleSet":
-    return rules.build_ruleset(preset, json.loads(options_json), code=code)
-
-
-def rules_from_snapshot(snapshot: dict) -> "rules.RuleSet":
-    options = json.dumps(snapshot.get("options") or {}, sort_keys=True)
-    return _build(snapshot["preset"], options, snapshot.get("code") or snapshot["preset"])
-
-
-def session_rules(session: GameSession) -> "rules.RuleSet":
-    """The rules a session is scored under: its snapshot, taken when it was created."""
-    return rules_from_snapshot(session.rules_snapshot)
-
-
-def ruleset_snapshot(ruleset: ClubRuleSet) -> dict:
-    return {"preset": ruleset.preset, "options": ruleset.options or {}, "code": ruleset.code}
+from .names import clean_name
 
 
 @transaction.atomic
@@ -37,6 +19,7 @@ def ruleset_save(
 ) -> ClubRuleSet:
     """Create or change a club rule set; the options are validated by ``rules`` first."""
     options = options or {}
+    name = clean_name(name, field="name")
     rules.build_ruleset(preset, options, code=code)  # raises EfudaError naming the option
     ruleset, _created = ClubRuleSet.objects.update_or_create(
         club=club, code=code, defaults={"preset": preset, "options": options, "name": name}

@@ -5,7 +5,7 @@ player keys, so its results map back to players without a lookup table.
 """
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import rules
 from scoring.daifugo import DaifugoRound, score_daifugo
@@ -29,6 +29,8 @@ def _keys(values) -> tuple:
 
 
 def napoleon_deal_from_data(data: dict) -> NapoleonDeal:
+    """Nothing is filled in here: a missing Napoleon, bid, trump, adjutant-or-solo, honours or
+    discard count reaches the scoring core as missing and is refused there, with its field."""
     return NapoleonDeal(
         seats=_keys(data.get("seats")),
         napoleon=_key(data.get("napoleon")),
@@ -36,18 +38,22 @@ def napoleon_deal_from_data(data: dict) -> NapoleonDeal:
         trump=data.get("trump") or None,
         called=data.get("called") or None,
         adjutant=_key(data.get("adjutant")),
-        honours=data.get("honours", 0),
-        discarded=data.get("discarded", 0),
+        solo=data.get("solo", False),
+        honours=data.get("honours"),
+        discarded=data.get("discarded"),
         last_trick=data.get("last_trick") or None,
-        redeal=bool(data.get("redeal")),
+        redeal=data.get("redeal", False),
     )
 
 
 def daifugo_round_from_data(data: dict) -> DaifugoRound:
+    """``players`` (everyone at the table), when the data has it, must all be in the order."""
+    players = data.get("players")
     return DaifugoRound(
         order=_keys(data.get("order")),
         forbidden=frozenset(_keys(data.get("forbidden"))),
         previous_daifugo=_key(data.get("previous_daifugo")),
+        players=None if players is None else _keys(players),
     )
 
 
@@ -91,7 +97,12 @@ def outcome_dict(game: str, result) -> dict:
 
 @dataclass(frozen=True)
 class LineSpec:
-    """A score line before it is stored (plain values, no model)."""
+    """A score line before it is stored (plain values, no model).
+
+    Its fields are the score line's own fields, listed here once (``SCORE_LINE_FIELDS``):
+    ``ScoreLine`` has a column of the same name for each; the session, club, game and dates
+    come from the deal.
+    """
 
     player_id: int
     seat: int
@@ -106,6 +117,14 @@ class LineSpec:
     position: int | None = None
     miyako_ochi: bool = False
     forbidden: bool = False
+
+
+SCORE_LINE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(LineSpec))
+
+
+def line_values(spec: LineSpec) -> dict:
+    """The score line's own column values (``ScoreLine(**line_values(spec), deal=...)``)."""
+    return {name: getattr(spec, name) for name in SCORE_LINE_FIELDS}
 
 
 def line_specs(game: str, data: dict, result) -> list[LineSpec]:
@@ -165,7 +184,7 @@ def counters(spec: LineSpec) -> dict[str, int]:
     elif spec.role == "adjutant":
         c["adjutant_deals"] = 1
         c["adjutant_wins"] = 1 if spec.won else 0
-    elif spec.role in ("daifugo", "fugo", "heimin", "hinmin", "daihinmin"):
+    elif spec.role in rules.TITLES:
         c[f"title_{spec.role}"] = 1
     if spec.plan_b:
         c["plan_b_suffered" if spec.role in ("napoleon", "adjutant") else "plan_b_inflicted"] = 1

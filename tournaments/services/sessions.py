@@ -3,15 +3,17 @@
 from django.db import IntegrityError, transaction
 
 from ..models import Club, ClubRuleSet, GameSession
+from ..selectors.rulesets import ruleset_rules, ruleset_snapshot
 from .errors import fail
-from .rulesets import ruleset_snapshot
+from .names import clean_name
+from .rulesets import ruleset_resolve
 
 
 def session_create(
     *, club: Club, ruleset: ClubRuleSet, date, table: str = "A", user=None, notes: str = ""
 ) -> GameSession:
-    table = (table or "A").strip()[:40] or "A"
-    ruleset.to_rules()  # a rule set that no longer validates cannot start a session
+    table = clean_name(table, field="table")[:40] or "A"
+    ruleset_rules(ruleset)  # a rule set that no longer validates cannot start a session
     game = ruleset.game
     try:
         with transaction.atomic():
@@ -27,3 +29,12 @@ def session_create(
             )
     except IntegrityError:
         raise fail("table", "session_exists", game=game, table=table, date=str(date)) from None
+
+
+@transaction.atomic
+def session_start(*, club: Club, rules_code: str, date, table: str = "A", user=None) -> GameSession:
+    """A new session under the club rule set (or preset) ``rules_code``: resolving a preset
+    creates the club's own rule set, in the same transaction as the session, so a refused
+    session leaves no rule set behind."""
+    ruleset = ruleset_resolve(club=club, code=rules_code)
+    return session_create(club=club, ruleset=ruleset, date=date, table=table, user=user)

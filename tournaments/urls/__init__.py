@@ -4,16 +4,21 @@
 - ``entry``: scorekeepers recording and correcting deals.
 - ``manage``: club owners (members, roles, rule sets, settings).
 - ``events``: tournaments (public pages, table entry by PIN, staff).
+- ``accounts``: invitations, "this is me", my clubs, player merge.
+- ``offline``: what the phone needs to keep entering deals without a connection.
 """
 
 from django.urls import include, path
 
 from ..views import home
+from . import converters  # noqa: F401 - registers the id, year and month converters
 
 urlpatterns = [
-    path("", home.home, name="home"),
+    path("", home.home_view, name="home"),
     path("", include("tournaments.urls.public")),
     path("", include("tournaments.urls.entry")),
     path("", include("tournaments.urls.manage")),
     path("", include("tournaments.urls.events")),
+    path("", include("tournaments.urls.accounts")),
+    path("", include("tournaments.urls.offline")),
 ]

@@ -5,27 +5,33 @@ from django.urls import path
 from ..views import public, reports
 
 urlpatterns = [
-    path("c/<slug:club_slug>/", public.club_home, name="club_home"),
-    path("c/<slug:club_slug>/standings/<str:game>/", public.standings, name="standings_all"),
+    path("c/<slug:club_slug>/", public.club_home_view, name="club_home"),
+    path("c/<slug:club_slug>/standings/<str:game>/", public.standings_view, name="standings_all"),
     path(
-        "c/<slug:club_slug>/standings/<str:game>/<int:year>/",
-        public.standings,
+        "c/<slug:club_slug>/standings/<str:game>/<year:year>/",
+        public.standings_view,
         name="standings_season",
     ),
     path(
-        "c/<slug:club_slug>/standings/<str:game>/<int:year>/<int:month>/",
-        public.standings,
+        "c/<slug:club_slug>/standings/<str:game>/<year:year>/<month:month>/",
+        public.standings_view,
         name="standings_month",
     ),
-    path("c/<slug:club_slug>/players/<int:player_id>/", public.player_detail, name="player_detail"),
+    path("c/<slug:club_slug>/ratings/about/", public.ratings_about_view, name="ratings_about"),
+    path("c/<slug:club_slug>/ratings/<str:game>/", public.ratings_view, name="ratings"),
     path(
-        "c/<slug:club_slug>/sessions/<int:session_id>/sheet.pdf",
-        reports.session_sheet,
+        "c/<slug:club_slug>/players/<id:player_id>/",
+        public.player_detail_view,
+        name="player_detail",
+    ),
+    path(
+        "c/<slug:club_slug>/sessions/<id:session_id>/sheet.pdf",
+        reports.session_sheet_view,
         name="session_sheet_pdf",
     ),
     path(
-        "c/<slug:club_slug>/sessions/<int:session_id>/blank.pdf",
-        reports.session_blank,
+        "c/<slug:club_slug>/sessions/<id:session_id>/blank.pdf",
+        reports.session_blank_view,
         name="session_blank_pdf",
     ),
 ]

@@ -1,8 +1,10 @@
 """Scorekeepers at the table: record, preview, edit, delete and restore deals.
 
 One handler per game serves the full page, the no-JavaScript "Preview" submit and the htmx
-live preview (which swaps the form, points panel included). Scoring and validation happen in
-``deal_preview`` / ``deal_record`` / ``deal_update``; errors go beside the field they name.
+live preview. The forms build their own choices; scoring and validation happen in
+``deal_preview`` / ``deal_record`` / ``deal_update``; errors go beside the field they name and,
+after a refused Save, into a summary at the top of the form. A saved form redirects (POST,
+redirect, GET) and entry pages are never cached, so Back never shows a stale filled-in form.
 """
 
 from django.contrib import messages
@@ -11,92 +13,72 @@ from django.http import QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.errors import EfudaError
-from scoring.cards import RANKS, SUIT_SYMBOLS, SUITS
 
-from ..forms import SOLO, DaifugoRoundForm, NapoleonDealForm, add_efuda_error, is_row_id
+from ..forms import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
 from ..i18n import error_text
-from ..models import Deal, Game, GameSession, Player, Role
-from ..selectors.sessions import (
-    daifugo_before,
-    deal_history,
-    preview_row,
-    previous_players,
-    session_detail,
-)
+from ..models import Deal, Game, GameSession, Role
+from ..permissions import club_for_request
+from ..selectors.sessions import deal_history, preview_row, previous_players, session_detail
 from ..services.deals import deal_delete, deal_preview, deal_record, deal_restore, deal_update
-from ..services.players import player_get_or_create, players_by_ids
-from ..services.rulesets import session_rules
-from ..services.scoring_bridge import outcome_dict, score
-from .sessions import back_to_session, club_for, entry_url
+from ..services.players import player_get_or_create
+from ..services.scoring_bridge import outcome_dict
+from .outbox import is_outbox, outbox_reply
+from .sessions import back_to_session, entry_url
 
 LIVE = "live"
 
 
-def _choice(value, label, current) -> dict:
-    return {"value": value, "label": label, "checked": str(value) == str(current)}
+def _form_class(game: str):
+    return NapoleonDealForm if game == Game.NAPOLEON else DaifugoRoundForm
 
 
-def _players(club, ids) -> dict[int, Player]:
-    return {p.id: p for p in Player.objects.filter(club=club, id__in=ids)}
+def recorded_text(game: str, seq: int) -> str:
+    if game == Game.NAPOLEON:
+        return _("Deal %(seq)s recorded.") % {"seq": seq}
+    return _("Round %(seq)s recorded.") % {"seq": seq}
 
 
-def _candidates(session: GameSession, chosen: list[int], roster=None) -> list[Player]:
-    """The chosen players in their order, then the session's previous players, then the rest
-    of the club's active players (by name). A tournament table passes its drawn ``roster``:
-    only those players, in seat order."""
-    club = session.club
-    if roster is not None:
-        known = _players(club, roster)
-        return [known[i] for i in roster if i in known]
-    first = list(dict.fromkeys(list(chosen) + previous_players(session)))
-    known = _players(club, first)
-    ordered = [known[i] for i in first if i in known]
-    rest = Player.objects.filter(club=club, active=True).exclude(id__in=first).order_by("name")
-    return ordered + list(rest)
-
-
-def _add_new_player(request, session, form, list_field: str):
-    """Create the typed player (``player_get_or_create``) and put them in ``list_field``;
-    returns a re-bound form, or the same form with the error beside ``new_player``."""
+def _add_new_player(request, form):
+    """Create the typed player (``player_get_or_create``) and put them in the form's player
+    list (seats, or the Daifugō table); returns a re-bound form, or the same form with the
+    error beside ``new_player``."""
     name = form.cleaned_data.get("new_player") or ""
     if not name.strip():
         return form
     try:
-        player = player_get_or_create(club=session.club, name=name, field="new_player")
+        player = player_get_or_create(club=form.session.club, name=name, field="new_player")
     except EfudaError as err:
         add_efuda_error(form, err)
         return form
     post = request.POST.copy() if isinstance(request.POST, QueryDict) else QueryDict(mutable=True)
-    values = [v for v in post.getlist(list_field) if v]
-    if list_field == "order":
-        values = values + [str(player.id)] if str(player.id) not in values else values
-        # the order has one select per position: keep blanks out, the page adds them back
-    elif str(player.id) not in values:
+    values = [v for v in post.getlist(form.player_field) if v]
+    if str(player.id) not in values:
         values.append(str(player.id))
-    post.setlist(list_field, values)
+    post.setlist(form.player_field, values)
     post["new_player"] = ""
-    rebound = type(form)(post)
+    rebound = type(form)(post, session=form.session, roster=form.roster)
     rebound.is_valid()
     return rebound
 
 
-def _handle(request, session: GameSession, form, *, deal: Deal | None = None, live=False):
+def _handle(request, form, *, deal: Deal | None = None, live=False):
     """Shared POST logic. Returns (form, preview_row | None, redirect_url | None)."""
+    session = form.session
     action = LIVE if live else (request.POST.get("action") or LIVE)
+    form.show_summary = action != LIVE
     if not form.is_valid():
         return form, None, None
-    list_field = "seats" if session.game == Game.NAPOLEON else "order"
     if form.cleaned_data.get("new_player"):
-        form = _add_new_player(request, session, form, list_field)
+        form = _add_new_player(request, form)
         action = LIVE if action == "save" else action
+        form.show_summary = action != LIVE
         if form.errors:
             return form, None, None
     data = form.to_data()
-    ids = list(data.get(list_field) or [])
-    names = {str(k): p.name for k, p in _players(session.club, ids).items()}
     if action == "save":
         try:
             if deal is None:
@@ -104,31 +86,46 @@ def _handle(request, session: GameSession, form, *, deal: Deal | None = None, li
                     session=session,
                     data=data,
                     user=request.user,
-                    submission_key=form.cleaned_data.get("submission_key") or None,
+                    client_id=form.cleaned_data.get("client_id"),
                 )
-                messages.success(request, _("Deal %(seq)s recorded.") % {"seq": saved.seq})
+                form.recorded = saved  # for the outbox's reply
+                if saved.already_recorded:
+                    messages.info(
+                        request, _("No. %(seq)s was already recorded.") % {"seq": saved.seq}
+                    )
+                else:
+                    messages.success(request, recorded_text(session.game, saved.seq))
                 return form, None, entry_url(session)
             saved = deal_update(
                 deal=deal, data=data, user=request.user, version=form.cleaned_data.get("version")
             )
-            messages.success(request, _("Deal %(seq)s changed.") % {"seq": saved.seq})
+            messages.success(request, _changed_text(session.game, saved.seq))
             return form, None, back_to_session(session) + f"#deal-{saved.seq}"
         except EfudaError as err:
-            add_efuda_error(form, err, names)
+            add_efuda_error(form, err, form.names)
             return form, None, None
-    return form, preview_input(session, form, data, names, deal=deal, live=action == LIVE), None
+    row = preview_input(session, form, data, form.names, deal=deal, live=action == LIVE)
+    return form, row, None
+
+
+def _changed_text(game: str, seq: int) -> str:
+    if game == Game.NAPOLEON:
+        return _("Deal %(seq)s changed.") % {"seq": seq}
+    return _("Round %(seq)s changed.") % {"seq": seq}
 
 
 def preview_input(session: GameSession, form, data: dict, names: dict, *, deal=None, live=True):
-    """Score ``data`` (from a valid ``form``) without saving: the preview row, or None with
-    the problem on the form (named gently while a live preview is still being filled in)."""
-    if not (data.get("seats") or data.get("order")):
+    """Score ``data`` (from a valid ``form``) through ``deal_preview`` without saving: the
+    preview row, or None with the problem on the form. While a live preview is still being
+    filled in, an empty field is named as still needed and a wrong value is shown as the
+    refusal it is (never scored as something else)."""
+    if not (data.get("seats") or data.get("order") or data.get("players")):
         return None
     try:
-        data, result = _preview(session, data, deal)
+        data, result = deal_preview(session=session, data=data, deal=deal)
     except EfudaError as err:
         if live:
-            form.pending = _pending_text(form, err, names)
+            _live_problem(form, err, names)
         else:
             add_efuda_error(form, err, names)
         return None
@@ -137,108 +134,25 @@ def preview_input(session: GameSession, form, data: dict, names: dict, *, deal=N
     )
 
 
-def _pending_text(form, err: EfudaError, names) -> str:
-    """While a deal is being tapped in, an empty field is named rather than "not None"."""
-    field = "called_suit" if err.field == "called" else err.field
-    if field in form.fields and form.value(field) in (None, "", []):
-        return str(form.fields[field].label or field)
-    return error_text(err, names)
-
-
-def _preview(session: GameSession, data: dict, deal: Deal | None):
-    """``deal_preview`` scores input as the session's next deal; an edited Daifugō round must
-    instead see the 大富豪 of the round before it (for 都落ち), as ``deal_update`` will."""
-    if deal is None or session.game != Game.DAIFUGO:
-        return deal_preview(session=session, data=data)
-    players_by_ids(club=session.club, ids=data.get("order") or [], field="order")
-    data = dict(data, previous_daifugo=daifugo_before(session, deal.seq))
-    return data, score(session.game, data, session_rules(session))
-
-
-def _napoleon_ui(session: GameSession, form: NapoleonDealForm, roster=None) -> dict:
-    ruleset = session_rules(session)
-    seats = form.value("seats") or []
-    seats = [int(s) for s in seats if is_row_id(str(s))]
-    candidates = _candidates(session, seats, roster)
-    by_id = {p.id: p for p in candidates}
-    seated = [by_id[s] for s in seats if s in by_id]
-    count = len(seated)
-    if count in ruleset.bids:
-        low, high = ruleset.bids[count]
+def _live_problem(form, err: EfudaError, names) -> None:
+    """While a deal is being tapped in, an empty field is named rather than refused."""
+    field = {"called": "called_suit"}.get(err.field, err.field)
+    if (
+        field in form.fields
+        and form.value(field) in (None, "", [])
+        and err.code.endswith(
+            ("_missing", "not_a_list", "players_not_allowed", "players_out_of_range")
+        )
+    ):
+        form.pending = str(form.fields[field].label or field)
     else:
-        low = min(lo for lo, _hi in ruleset.bids.values())
-        high = max(hi for _lo, hi in ruleset.bids.values())
-    napoleon = form.value("napoleon")
-    suits = [(s, SUIT_SYMBOLS[s]) for s in SUITS]
-    called_suits = suits + ([("JK", "JK")] if ruleset.jokers else [])
-    return {
-        "seat_choices": [
-            {
-                "value": p.id,
-                "label": p.name,
-                "checked": p.id in seats,
-                "number": seats.index(p.id) + 1 if p.id in seats else None,
-            }
-            for p in candidates
-        ],
-        "napoleon_choices": [_choice(p.id, p.name, napoleon) for p in seated],
-        "bid_choices": [_choice(b, str(b), form.value("bid")) for b in range(low, high + 1)],
-        "trump_choices": [_choice(c, sym, form.value("trump")) for c, sym in suits],
-        "called_suit_choices": [
-            _choice(c, sym, form.value("called_suit")) for c, sym in called_suits
-        ],
-        "called_rank_choices": [_choice(r, r, form.value("called_rank")) for r in RANKS],
-        "adjutant_choices": [
-            _choice(p.id, p.name, form.value("adjutant"))
-            for p in seated
-            if str(p.id) != str(napoleon)
-        ]
-        + [_choice(SOLO, _("Solo (独り立ち)"), form.value("adjutant"))],
-        "redeal": bool(form.value("redeal")),
-        "honours": form.value("honours") if form.value("honours") not in (None, "") else 0,
-        "discarded": form.value("discarded") if form.value("discarded") not in (None, "") else 0,
-        "show_last_trick": ruleset.discard_policy == "last_trick",
-        "last_trick_choices": [
-            _choice("napoleon", _("Napoleon army"), form.value("last_trick")),
-            _choice("allies", _("Allies"), form.value("last_trick")),
-        ],
-        "widow": ruleset.widow.get(count),
-        "ruleset": ruleset,
-    }
-
-
-def _daifugo_ui(session: GameSession, form: DaifugoRoundForm, roster=None) -> dict:
-    ruleset = session_rules(session)
-    order = [int(s) for s in (form.value("order") or []) if is_row_id(str(s))]
-    forbidden = {int(s) for s in (form.value("forbidden") or []) if is_row_id(str(s))}
-    candidates = _candidates(session, [], roster)
-    by_id = {p.id: p for p in candidates}
-    for pid, player in _players(session.club, [i for i in order if i not in by_id]).items():
-        by_id[pid] = player
-        candidates.append(player)
-    slots = max(min(len(candidates), 8), len(order), 3)
-    padded = order + [None] * (slots - len(order))
-    return {
-        "tap_choices": [
-            {"value": p.id, "label": p.name, "used": p.id in order} for p in candidates
-        ],
-        "slots": [
-            {"number": i + 1, "value": v, "choices": [_choice(p.id, p.name, v) for p in candidates]}
-            for i, v in enumerate(padded)
-        ],
-        "order_names": [by_id[i].name for i in order if i in by_id],
-        "forbidden_choices": [
-            {"value": i, "label": by_id[i].name, "checked": i in forbidden}
-            for i in order
-            if i in by_id
-        ]
-        if ruleset.forbidden_finish
-        else [],
-        "ruleset": ruleset,
-    }
+        form.refusal = error_text(err, names)
 
 
 def _page(request, session, form, row, *, deal=None, redirect_to=None):
+    if is_outbox(request):
+        recorded = getattr(form, "recorded", None)
+        return outbox_reply(request, deal=recorded, form=form, next_url=redirect_to or "")
     if redirect_to:
         if request.headers.get("HX-Request"):
             response = render(request, "tournaments/entry/_redirect.html", {})
@@ -274,17 +188,16 @@ def entry_context(
     roster: list[int] | None = None,
 ) -> dict:
     """What the entry form partials need. Club sessions and tournament tables both use it;
-    a tournament table passes its drawn ``roster`` (no other players, none added)."""
+    the form knows its choices (a tournament table's form was built with its ``roster``)."""
     napoleon = session.game == Game.NAPOLEON
-    build = _napoleon_ui if napoleon else _daifugo_ui
-    ui = build(session, form, roster)
-    ui["can_add_player"] = roster is None
     return {
         "session": session,
         "form": form,
-        "ui": ui,
+        "ruleset": form.ruleset,
         "preview": row,
-        "pending": getattr(form, "pending", ""),
+        "pending": form.pending,
+        "refusal": form.refusal,
+        "auto_last": getattr(form, "auto_last", None),
         "deal": deal,
         "action_url": action_url,
         "live_url": live_url,
@@ -293,99 +206,114 @@ def entry_context(
     }
 
 
-def _session(request, club, pk, game) -> GameSession:
-    club = club_for(request, club, Role.SCOREKEEPER)
+def _session(request, club_slug, pk, game) -> GameSession:
+    club = club_for_request(request, club_slug, role=Role.SCOREKEEPER)
     return get_object_or_404(GameSession.objects.select_related("club", "ruleset"),
                              club=club, pk=pk, game=game)  # fmt: skip
 
 
-def _entry(request, club, pk, game, form_class, initial_field):
-    session = _session(request, club, pk, game)
+def _entry(request, club_slug, pk, game):
+    session = _session(request, club_slug, pk, game)
+    form_class = _form_class(game)
     if request.method == "GET":
-        initial = {initial_field: previous_players(session)} if initial_field else {}
-        return _page(request, session, form_class(initial=initial), None)
-    form, row, redirect_to = _handle(request, session, form_class(request.POST))
+        initial = {form_class.player_field: previous_players(session)}
+        return _page(request, session, form_class(initial=initial, session=session), None)
+    form, row, redirect_to = _handle(request, form_class(request.POST, session=session))
     return _page(request, session, form, row, redirect_to=redirect_to)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def deal_new(request, club, pk):
-    return _entry(request, club, pk, Game.NAPOLEON, NapoleonDealForm, "seats")
-
-
-@login_required
-@require_POST
-def deal_preview_view(request, club, pk):
-    session = _session(request, club, pk, Game.NAPOLEON)
-    form, row, _redirect = _handle(request, session, NapoleonDealForm(request.POST), live=True)
+def _live(request, club_slug, pk, game):
+    session = _session(request, club_slug, pk, game)
+    form, row, _redirect = _handle(request, _form_class(game)(request.POST, session=session),
+                                   live=True)  # fmt: skip
     return _page(request, session, form, row)
 
 
+@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def round_new(request, club, pk):
-    return _entry(request, club, pk, Game.DAIFUGO, DaifugoRoundForm, None)
+def deal_new(request, club_slug, pk):
+    return _entry(request, club_slug, pk, Game.NAPOLEON)
 
 
+@never_cache
 @login_required
 @require_POST
-def round_preview_view(request, club, pk):
-    session = _session(request, club, pk, Game.DAIFUGO)
-    form, row, _redirect = _handle(request, session, DaifugoRoundForm(request.POST), live=True)
-    return _page(request, session, form, row)
+def deal_preview_view(request, club_slug, pk):
+    return _live(request, club_slug, pk, Game.NAPOLEON)
 
 
-def _deal(request, club, pk) -> Deal:
-    club = club_for(request, club, Role.SCOREKEEPER)
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_new(request, club_slug, pk):
+    return _entry(request, club_slug, pk, Game.DAIFUGO)
+
+
+@never_cache
+@login_required
+@require_POST
+def round_preview_view(request, club_slug, pk):
+    return _live(request, club_slug, pk, Game.DAIFUGO)
+
+
+def _deal(request, club_slug, pk) -> Deal:
+    club = club_for_request(request, club_slug, role=Role.SCOREKEEPER)
     return get_object_or_404(Deal.objects.select_related("session__club", "session__ruleset"),
                              club=club, pk=pk)  # fmt: skip
 
 
+@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def deal_edit(request, club, pk):
-    deal = _deal(request, club, pk)
+def deal_edit(request, club_slug, pk):
+    deal = _deal(request, club_slug, pk)
     session = deal.session
-    form_class = NapoleonDealForm if deal.game == Game.NAPOLEON else DaifugoRoundForm
+    form_class = _form_class(deal.game)
     if request.method == "GET":
         initial = form_class.initial_from_data(deal.data) | {"version": deal.version}
-        form = form_class(initial=initial)
+        form = form_class(initial=initial, session=session)
         return _page(request, session, form, None, deal=deal)
-    form, row, redirect_to = _handle(request, session, form_class(request.POST), deal=deal)
+    form, row, redirect_to = _handle(request, form_class(request.POST, session=session), deal=deal)
     return _page(request, session, form, row, deal=deal, redirect_to=redirect_to)
 
 
 @login_required
 @require_POST
-def deal_delete_view(request, club, pk):
-    deal = _deal(request, club, pk)
+def deal_delete_view(request, club_slug, pk):
+    deal = _deal(request, club_slug, pk)
     deal_delete(deal=deal, user=request.user)
-    messages.success(
-        request,
+    text = (
         _("Deal %(seq)s deleted. Restore it from its row if that was a mistake.")
-        % {"seq": deal.seq},
+        if deal.game == Game.NAPOLEON
+        else _("Round %(seq)s deleted. Restore it from its row if that was a mistake.")
     )
+    messages.success(request, text % {"seq": deal.seq})
     return redirect(back_to_session(deal) + f"#deal-{deal.seq}")
 
 
 @login_required
 @require_POST
-def deal_restore_view(request, club, pk):
-    deal = _deal(request, club, pk)
+def deal_restore_view(request, club_slug, pk):
+    deal = _deal(request, club_slug, pk)
     try:
         deal_restore(deal=deal, user=request.user)
     except EfudaError as err:
         messages.error(request, error_text(err))
     else:
-        messages.success(request, _("Deal %(seq)s restored.") % {"seq": deal.seq})
+        text = (
+            _("Deal %(seq)s restored.")
+            if deal.game == Game.NAPOLEON
+            else _("Round %(seq)s restored.")
+        )
+        messages.success(request, text % {"seq": deal.seq})
     return redirect(back_to_session(deal) + f"#deal-{deal.seq}")
 
 
 @login_required
 @require_safe
-def deal_history_view(request, club, pk):
-    club = club_for(request, club, Role.MEMBER)
+def deal_history_view(request, club_slug, pk):
+    club = club_for_request(request, club_slug, role=Role.MEMBER)
     deal = get_object_or_404(Deal.objects.select_related("session"), club=club, pk=pk)
     return render(request, "tournaments/entry/history.html", {
         "club": club, "deal": deal, "session": deal.session, "entries": deal_history(deal),

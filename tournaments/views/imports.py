@@ -1,53 +1,80 @@
-"""Club owners upload a results CSV: the same all-or-nothing import as ``import_results``."""
+"""Club owners upload a results file: the same all-or-nothing import as ``import_results``.
+
+A small file is imported in the request; a large one (more than
+``settings.IMPORT_BACKGROUND_LINES`` lines, or any workbook) goes to the task queue and the
+owner watches its progress on the job's page (htmx polls ``import_job_view``)."""
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
-from ..models import Club, Role
-from ..permissions import require_role
+from ..models import ImportJob, Role
+from ..permissions import club_for_request
+from ..services.import_jobs import import_job_create, import_lines
 from ..services.imports import (
     DAIFUGO_COLUMNS,
     MAX_BYTES,
     NAPOLEON_COLUMNS,
     NAPOLEON_OPTIONAL,
     ImportFailed,
+    ImportProblem,
     results_import,
 )
 
 
 class ImportForm(forms.Form):
     file = forms.FileField(
-        label=_("CSV file (UTF-8)"),
+        label=_("CSV file (UTF-8 or Shift_JIS) or Excel workbook (.xlsx)"),
         help_text=_("Napoleon deals or Daifugō rounds; the header row says which."),
+    )
+    sheet = forms.CharField(
+        label=_("Sheet (workbooks only)"), required=False, max_length=100,
+        help_text=_("Leave empty for the first sheet."),
+    )  # fmt: skip
+
+
+def _success(report) -> str:
+    return (
+        gettext(
+            "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s sessions; "
+            "%(players)s new players."
+        )
+        % report
+        + " "
+        + gettext("The file was read as %(source)s.") % report
     )
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def results_import_view(request, club: str):
-    club = get_object_or_404(Club, slug=club)  # the URL's slug becomes the club
-    require_role(request.user, club, Role.OWNER)
+def results_import_view(request, club_slug: str):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     problems = []
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
         # Read one byte more than allowed, so the service can say the file is too big.
-        data = form.cleaned_data["file"].read(MAX_BYTES + 1)
+        data = upload.read(MAX_BYTES + 1)
+        sheet = form.cleaned_data["sheet"].strip()
+        if len(data) <= MAX_BYTES and import_lines(data) > settings.IMPORT_BACKGROUND_LINES:
+            job = import_job_create(club=club, data=data, user=request.user, filename=upload.name,
+                                    sheet=sheet, language=get_language())  # fmt: skip
+            return redirect("manage_import_job", club_slug=club.slug, job_id=job.pk)
         try:
-            report = results_import(club=club, file=data, user=request.user)
+            report = results_import(club=club, file=data, user=request.user,
+                                    filename=upload.name, sheet=sheet)  # fmt: skip
         except ImportFailed as failed:
             problems = failed.problems
         else:
-            messages.success(request, gettext(
-                "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s sessions; "
-                "%(players)s new players."
-            ) % {"deals": report.deals, "redeals": report.redeals,
-                 "sessions": len(report.sessions), "players": report.players_created})  # fmt: skip
-            return redirect("manage_import", club=club.slug)
+            messages.success(request, _success({
+                "deals": report.deals, "redeals": report.redeals, "source": report.source,
+                "sessions": len(report.sessions), "players": report.players_created}))  # fmt: skip
+            return redirect("manage_import", club_slug=club.slug)
     return render(request, "tournaments/imports/upload.html", {
         "club": club,
         "form": form,
@@ -56,3 +83,19 @@ def results_import_view(request, club: str):
         "napoleon_optional": ",".join(NAPOLEON_OPTIONAL),
         "daifugo_header": ",".join(DAIFUGO_COLUMNS),
     }, status=400 if problems else 200)  # fmt: skip
+
+
+@login_required
+@require_safe
+def import_job_view(request, club_slug: str, job_id: int):
+    """A background import: progress while it runs (the page polls itself with htmx, every
+    second, for the fragment only), then the outcome with every error."""
+    club = club_for_request(request, club_slug, role=Role.OWNER)
+    job = get_object_or_404(ImportJob.objects.defer("data"), pk=job_id, club=club)
+    problems = [ImportProblem(*p) for p in job.problems]
+    done = job.status == ImportJob.Status.DONE
+    context = {"club": club, "job": job, "problems": problems,
+               "summary": _success(job.report) if done else ""}  # fmt: skip
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/imports/_job.html", context)
+    return render(request, "tournaments/imports/job.html", context)

@@ -25,17 +25,18 @@ from ..forms import (
 )
 from ..i18n import error_text
 from ..models import ClubRuleSet, Membership, Player, Role
+from ..permissions import club_for_request
+from ..selectors.clubs import club_admin
 from ..services.club_admin import (
     club_update,
     member_add,
     member_remove,
-    member_set_role,
+    membership_role_change,
     player_rename,
     player_set_active,
 )
 from ..services.clubs import club_create
 from ..services.rulesets import ruleset_save
-from .sessions import club_for
 
 
 def _manage_url(club) -> str:
@@ -43,13 +44,13 @@ def _manage_url(club) -> str:
 
 
 def _render_manage(request, club, *, member_form=None, club_form=None, status=200):
-    memberships = club.memberships.select_related("user").order_by("user__username")
+    admin = club_admin(club=club)
     return render(request, "tournaments/manage/home.html", {
         "club": club,
-        "memberships": memberships,
+        "memberships": admin.memberships,
         "role_choices": Role.choices,
-        "players": club.players.order_by("-active", "name"),
-        "rulesets": club.rulesets.all(),
+        "players": admin.players,
+        "rulesets": admin.rulesets,
         "presets": rules.PRESETS,
         "member_form": member_form or MemberAddForm(),
         "club_form": club_form or ClubForm(initial={"name": club.name,
@@ -59,15 +60,15 @@ def _render_manage(request, club, *, member_form=None, club_form=None, status=20
 
 @login_required
 @require_http_methods(["GET"])
-def manage_home(request, club):
-    club = club_for(request, club, Role.OWNER)
+def club_manage_view(request, club_slug: str):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     return _render_manage(request, club)
 
 
 @login_required
 @require_POST
-def member_add_view(request, club):
-    club = club_for(request, club, Role.OWNER)
+def member_add_view(request, club_slug: str):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     form = MemberAddForm(request.POST)
     if form.is_valid():
         try:
@@ -84,13 +85,13 @@ def member_add_view(request, club):
 
 @login_required
 @require_POST
-def member_role_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def member_role_view(request, club_slug: str, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     membership = get_object_or_404(Membership, club=club, pk=pk)
     form = RoleForm(request.POST)
     if form.is_valid():
         try:
-            member_set_role(membership=membership, role=form.cleaned_data["role"])
+            membership_role_change(membership=membership, role=form.cleaned_data["role"])
         except EfudaError as err:
             messages.error(request, error_text(err))
         else:
@@ -100,8 +101,8 @@ def member_role_view(request, club, pk):
 
 @login_required
 @require_POST
-def member_remove_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def member_remove_view(request, club_slug: str, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     membership = get_object_or_404(Membership, club=club, pk=pk)
     try:
         member_remove(membership=membership)
@@ -114,8 +115,8 @@ def member_remove_view(request, club, pk):
 
 @login_required
 @require_POST
-def player_rename_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def player_rename_view(request, club_slug: str, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     player = get_object_or_404(Player, club=club, pk=pk)
     form = PlayerRenameForm(request.POST)
     if form.is_valid():
@@ -130,8 +131,8 @@ def player_rename_view(request, club, pk):
 
 @login_required
 @require_POST
-def player_active_view(request, club, pk):
-    club = club_for(request, club, Role.OWNER)
+def player_active_view(request, club_slug: str, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     player = get_object_or_404(Player, club=club, pk=pk)
     player_set_active(player=player, active=request.POST.get("active") == "1")
     return redirect(_manage_url(club) + "#players")
@@ -139,8 +140,8 @@ def player_active_view(request, club, pk):
 
 @login_required
 @require_POST
-def club_settings_view(request, club):
-    club = club_for(request, club, Role.OWNER)
+def club_settings_view(request, club_slug: str):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     form = ClubForm(request.POST)
     if form.is_valid():
         try:
@@ -157,8 +158,8 @@ def club_settings_view(request, club):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def ruleset_edit_view(request, club, pk=None):
-    club = club_for(request, club, Role.OWNER)
+def ruleset_edit_view(request, club_slug: str, pk=None):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
     ruleset = get_object_or_404(ClubRuleSet, club=club, pk=pk) if pk else None
     if request.method == "POST":
         preset = request.POST.get("preset")
@@ -193,7 +194,7 @@ def ruleset_edit_view(request, club, pk=None):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def club_new(request):
+def club_new_view(request):
     form = ClubCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

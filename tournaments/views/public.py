@@ -3,8 +3,6 @@ club home, standings (HTML, CSV, PDF) and player pages. Thin: selectors do the r
 
 from __future__ import annotations
 
-import io
-
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -12,21 +10,17 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from .. import charts, exports, reports
-from ..models import Club, Game, Player
-from ..permissions import can_record, require_view
-from ..selectors.clubs import club_home as select_club_home
+from ..models import Club, Game, Player, Role
+from ..permissions import can_record, club_for_request, has_role
+from ..selectors.accounts import my_player, my_summary
+from ..selectors.clubs import club_home
 from ..selectors.players import player_stats
-from ..selectors.standings import Period
-from ..selectors.standings import standings as select_standings
-from ..tables_public import standings_table
+from ..selectors.ratings import rating_curves, ratings_page
+from ..selectors.standings import Period, standings
+from ..tables_public import ratings_table, standings_table
+from .page_cache import cached_page
 
 MAX_MIN_DEALS = 100_000
-
-
-def viewable_club(request, club_slug: str) -> Club:
-    club = get_object_or_404(Club, slug=club_slug)
-    require_view(request.user, club)
-    return club
 
 
 def _game(game: str) -> str:
@@ -47,15 +41,22 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
         return None
     if period.kind == "all":
         return reverse("standings_all", args=[club.slug, game])
+    if not 1 <= period.year <= 9999:  # before year 1 or after 9999: no page, no link
+        return None
     if period.kind == "season":
         return reverse("standings_season", args=[club.slug, game, period.year])
     return reverse("standings_month", args=[club.slug, game, period.year, f"{period.month:02d}"])
 
 
 @require_safe
-def club_home(request, club_slug: str):
-    club = viewable_club(request, club_slug)
-    home = select_club_home(club=club, today=timezone.localdate())
+@cached_page
+def club_home_view(request, club_slug: str):
+    club = club_for_request(request, club_slug)
+    today = timezone.localdate()
+    home = club_home(club=club, user=request.user, today=today)
+    # "My standing" for a logged-in member linked to a player (never in the anonymous cache).
+    player = my_player(club=club, user=request.user)
+    me = my_summary(club=club, player=player, today=today) if player else None
     return render(
         request,
         "tournaments/public/club_home.html",
@@ -63,6 +64,14 @@ def club_home(request, club_slug: str):
             "club": club,
             "home": home,
             "can_record": can_record(request.user, club),
+            # "my standing" for a logged-in member linked to a player of the club
+            "me": me,
+            "me_rows": [
+                (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
+            ]
+            if me
+            else [],
+            "is_member": has_role(request.user, club, Role.MEMBER),
             "month_links": [
                 (g, label, standings_url(club, g, home.month)) for g, label in Game.choices
             ],
@@ -75,25 +84,24 @@ def club_home(request, club_slug: str):
 
 
 @require_safe
-def standings(
+@cached_page
+def standings_view(
     request, club_slug: str, game: str, year: int | None = None, month: int | None = None
 ):
-    club = viewable_club(request, club_slug)
+    club = club_for_request(request, club_slug)
     game = _game(game)
     try:
         period = Period.of(year, month)
     except ValueError:
         raise Http404 from None
-    result = select_standings(club=club, game=game, period=period, min_deals=_min_deals(request))
+    result = standings(club=club, game=game, period=period, min_deals=_min_deals(request))
     fmt = request.GET.get("format", "html")
     if fmt == "csv":
-        out = io.StringIO()
-        exports.write_csv(out, result)
-        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = (
-            f'attachment; filename="{exports.filename(result, "csv")}"'
+        return exports.csv_response(
+            exports.standings_rows(result),
+            exports.filename(result, "csv"),
+            bom=exports.wants_bom(request),
         )
-        return response
     if fmt == "pdf":
         chart = charts.standings_chart(result)
         response = HttpResponse(
@@ -123,11 +131,17 @@ def standings(
 
 
 @require_safe
-def player_detail(request, club_slug: str, player_id: int):
-    club = viewable_club(request, club_slug)
+@cached_page
+def player_detail_view(request, club_slug: str, player_id: int):
+    club = club_for_request(request, club_slug)
     player = get_object_or_404(Player, club=club, pk=player_id)
     stats = player_stats(player=player)
     cumulative, monthly = charts.player_charts(stats)
+    rating_charts = [
+        (Game(c.game).label, reverse("ratings", args=[club.slug, c.game]), c.current,
+         charts.rating_chart(c))
+        for c in rating_curves(player=player)
+    ]  # fmt: skip
     return render(
         request,
         "tournaments/public/player.html",
@@ -139,5 +153,37 @@ def player_detail(request, club_slug: str, player_id: int):
             "daifugo": stats.totals.get(Game.DAIFUGO),
             "cumulative_chart": cumulative,
             "monthly_chart": monthly,
+            "rating_charts": rating_charts,
         },
     )
+
+
+@require_safe
+@cached_page
+def ratings_view(request, club_slug: str, game: str):
+    """Skill ratings of a club in one game, read from stored rows."""
+    club = club_for_request(request, club_slug)
+    game = _game(game)
+    page = ratings_page(club=club, game=game, show_all=request.GET.get("all") == "1")
+    other = Game.DAIFUGO if game == Game.NAPOLEON else Game.NAPOLEON
+    return render(
+        request,
+        "tournaments/public/ratings.html",
+        {
+            "club": club,
+            "page": page,
+            "game_label": Game(game).label,
+            "table": ratings_table(page.rows, club_slug=club.slug, request=request),
+            "other_game_url": reverse("ratings", args=[club.slug, other]),
+            "other_game_label": Game(other).label,
+            "standings_url": reverse("standings_all", args=[club.slug, game]),
+        },
+    )
+
+
+@require_safe
+@cached_page
+def ratings_about_view(request, club_slug: str):
+    """How the ratings are computed, in plain words (Japanese and English)."""
+    club = club_for_request(request, club_slug)
+    return render(request, "tournaments/public/ratings_about.html", {"club": club})

@@ -1,6 +1,5 @@
 """Session pages: the list, starting a session (scorekeepers) and the session page itself."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,22 +12,12 @@ from core.errors import EfudaError
 
 from ..forms import SessionForm, add_efuda_error
 from ..models import Club, Game, GameSession, Role
-from ..permissions import can_manage, can_record, require_role, require_view
+from ..permissions import can_manage, can_record, club_for_request
+from ..selectors.clubs import club_rulesets
 from ..selectors.sessions import club_sessions, session_detail
-from ..services.rulesets import ruleset_resolve
-from ..services.sessions import session_create
+from ..services.sessions import session_start
 from ..tables import SessionTable, SessionTotalsTable
-
-
-def club_for(request, slug: str, role: str | None = None) -> Club:
-    """The club at ``slug`` if the user may see it (404 otherwise) and, with ``role``, has it
-    (403 for members without it)."""
-    club = get_object_or_404(Club, slug=slug)
-    if role is None:
-        require_view(request.user, club)
-    else:
-        require_role(request.user, club, role)
-    return club
+from .page_cache import cached_page
 
 
 def entry_url(session: GameSession) -> str:
@@ -37,8 +26,8 @@ def entry_url(session: GameSession) -> str:
 
 
 @require_safe
-def session_list(request, club):
-    club = club_for(request, club)
+def session_list_view(request, club_slug: str):
+    club = club_for_request(request, club_slug)
     table = SessionTable(club_sessions(club=club), club=club)
     RequestConfig(request, paginate={"per_page": 20}).configure(table)
     return render(request, "tournaments/sessions/list.html", {
@@ -50,7 +39,7 @@ def session_list(request, club):
 def _rule_choices(club: Club) -> list[tuple[str, str]]:
     choices = []
     seen = set()
-    for ruleset in club.rulesets.all():
+    for ruleset in club_rulesets(club=club):
         try:
             game = dict(Game.choices).get(ruleset.game, ruleset.game)
         except EfudaError:
@@ -65,17 +54,17 @@ def _rule_choices(club: Club) -> list[tuple[str, str]]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def session_new(request, club):
-    club = club_for(request, club, Role.SCOREKEEPER)
+def session_new_view(request, club_slug: str):
+    club = club_for_request(request, club_slug, role=Role.SCOREKEEPER)
     choices = _rule_choices(club)
     if request.method == "POST":
         form = SessionForm(request.POST, rule_choices=choices)
         if form.is_valid():
             try:
-                ruleset = ruleset_resolve(club=club, code=form.cleaned_data["rules"])
-                session = session_create(
-                    club=club, ruleset=ruleset, date=form.cleaned_data["date"],
-                    table=form.cleaned_data["table"], user=request.user,
+                session = session_start(
+                    club=club, rules_code=form.cleaned_data["rules"],
+                    date=form.cleaned_data["date"], table=form.cleaned_data["table"],
+                    user=request.user,
                 )  # fmt: skip
             except EfudaError as err:
                 add_efuda_error(form, err)
@@ -87,8 +76,9 @@ def session_new(request, club):
 
 
 @require_safe
-def session_page(request, club, pk):
-    club = club_for(request, club)
+@cached_page
+def session_detail_view(request, club_slug: str, pk: int):
+    club = club_for_request(request, club_slug)
     session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
                                 club=club, pk=pk)  # fmt: skip
     detail = session_detail(session)
@@ -102,9 +92,3 @@ def session_page(request, club, pk):
 def back_to_session(deal_or_session) -> str:
     session = getattr(deal_or_session, "session", deal_or_session)
     return reverse("session_detail", args=[session.club.slug, session.pk])
-
-
-def flash_error(request, err: EfudaError) -> None:
-    from ..i18n import error_text
-
-    messages.error(request, error_text(err))

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import datetime
 import json
+import json as json_module
+import os
 import random
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -27,7 +31,7 @@ from pathlib import Path
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, connections, transaction
+from django.db import OperationalError, connection, connections, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
@@ -41,12 +45,19 @@ from tournaments.models import (
     ScoreLine,
     StandingAggregate,
 )  # fmt: skip
+from tournaments.selectors.rulesets import session_rules
 from tournaments.services.clubs import club_create, membership_set
-from tournaments.services.rulesets import ruleset_resolve, session_rules
+from tournaments.services.deals import deal_record
+from tournaments.services.players import player_get_or_create
+from tournaments.services.ratings import ratings_replay
+from tournaments.services.rulesets import ruleset_resolve
 from tournaments.services.scoring_bridge import counters, line_specs, outcome_dict, periods, score
+from tournaments.services.sessions import session_start
 
 STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
-         "session_pdf")  # fmt: skip
+         "session_pdf", "cached_page", "ratings_page")  # fmt: skip
+# Steps read as a visitor who is not logged in (the public club's shared page cache).
+ANONYMOUS_STEPS = {"cached_page": "standings_all"}
 PLAYERS = 45
 SEATS = 5
 DEALS_PER_SESSION = 20
@@ -101,7 +112,7 @@ def napoleon_templates(rules_, rng: random.Random, count: int) -> list[Template]
         honours = max(0, min(20, bid + rng.randint(-4, 3)))
         data = {"seats": list(PLACEHOLDERS), "napoleon": PLACEHOLDERS[nap], "bid": bid,
                 "trump": trump, "called": "SA" if trump != "S" else "HA",
-                "adjutant": None if solo else PLACEHOLDERS[adj], "honours": honours,
+                "adjutant": None if solo else PLACEHOLDERS[adj], "solo": solo, "honours": honours,
                 "discarded": 0, "last_trick": None, "redeal": False}  # fmt: skip
         out.append(Template("napoleon", data, score("napoleon", data, rules_)))
     return out
@@ -128,7 +139,7 @@ class Builder:
     def build(self):
         rng = self.rng
         user = _user("bench-scorekeeper")
-        club = club_create(slug="bench", name="ベンチ倶楽部", is_public=False)
+        club = club_create(slug="bench", name="ベンチ倶楽部", is_public=True)
         membership_set(club=club, user=user, role="scorekeeper")
         players = Player.objects.bulk_create(
             [
@@ -234,7 +245,7 @@ class Builder:
                 deal_id += 1
         _insert(Deal, ["id", "session_id", "club_id", "game", "seq", "redeal", "data", "outcome",
                        "napoleon_id", "adjutant_id", "bid", "trump", "version",
-                       "submission_key", "is_deleted", "created_by_id", "updated_by_id",
+                       "client_id", "is_deleted", "created_by_id", "updated_by_id",
                        "created_at", "updated_at"], deal_rows)  # fmt: skip
         _insert(ScoreLine, ["deal_id", "session_id", "club_id", "player_id", "game", "date",
                             "month", "seat", "points", "role", "won", "bid", "trump", "solo",
@@ -275,6 +286,72 @@ def _sqlite(path: Path) -> dict:
     }  # fmt: skip
 
 
+class _SqliteStore:
+    """Synthetic clubs in SQLite files: a migrated template copied once per size."""
+
+    def __init__(self, keep: Path | None):
+        self.keep = keep is not None
+        self.workdir = keep or Path(tempfile.mkdtemp(prefix="efuda-bench-"))
+        self.workdir.mkdir(parents=True, exist_ok=True)
+
+    def template(self) -> Path:
+        return self.workdir / "template.sqlite3"
+
+    def copy(self, size: int) -> Path:
+        path = self.workdir / f"bench-{size}.sqlite3"
+        shutil.copyfile(self.template(), path)
+        return path
+
+    def settings(self, path: Path) -> dict:
+        return _sqlite(path)
+
+    def cleanup(self) -> None:
+        if not self.keep:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+class _PostgresStore:
+    """Synthetic clubs in throwaway databases on the configured PostgreSQL server; the
+    configured database itself is never touched."""
+
+    def __init__(self, original: dict, keep: bool):
+        self.original = original
+        self.keep = keep
+        self.prefix = f"efuda_bench_{uuid.uuid4().hex[:8]}"
+        self.names: list[str] = []
+
+    def _admin(self, sql: str) -> None:
+        import psycopg
+
+        o = self.original
+        with psycopg.connect(
+            dbname="postgres", user=o["USER"], password=o["PASSWORD"], host=o["HOST"] or None,
+            port=o["PORT"] or None, autocommit=True,
+        ) as conn:  # fmt: skip
+            conn.execute(sql)
+
+    def template(self) -> str:
+        name = f"{self.prefix}_template"
+        self._admin(f'CREATE DATABASE "{name}"')
+        self.names.append(name)
+        return name
+
+    def copy(self, size: int) -> str:
+        name = f"{self.prefix}_{size}"
+        self._admin(f'CREATE DATABASE "{name}" TEMPLATE "{self.prefix}_template"')
+        self.names.append(name)
+        return name
+
+    def settings(self, name: str) -> dict:
+        return {**self.original, "NAME": name, "CONN_MAX_AGE": 0, "OPTIONS": {}}
+
+    def cleanup(self) -> None:
+        if self.keep:
+            return
+        for name in reversed(self.names):
+            self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 class Command(BaseCommand):
     help = "Build synthetic clubs of the given sizes (score lines) and time the main pages."
 
@@ -291,50 +368,95 @@ class Command(BaseCommand):
             "--rounds", type=int, default=3, help="measuring rounds, each over every size in turn"
         )
         parser.add_argument(
+            "--database",
+            choices=("sqlite", "postgresql"),
+            default="sqlite",
+            help="sqlite: throwaway files; postgresql: throwaway databases on the server "
+            "DATABASE_URL names (what production uses)",
+        )
+        parser.add_argument(
             "--keep",
             metavar="DIR",
             help="keep the synthetic databases in DIR instead of deleting them",
         )
+        parser.add_argument(
+            "--import-lines",
+            type=int,
+            default=0,
+            metavar="N",
+            help="the import step instead of the pages: import an N-line results file in "
+            "another process while deals are recorded here, and report lines a second and "
+            "how long those deals waited",
+        )
 
-    def handle(self, *args, sizes, json, repeat, pdf_repeat, rounds, keep=None, **options):
+    def handle(
+        self,
+        *args,
+        sizes,
+        json,
+        repeat,
+        pdf_repeat,
+        rounds,
+        keep=None,
+        database="sqlite",
+        import_lines=0,
+        **options,
+    ):
         try:
             numbers = [int(s) for s in sizes.split(",") if s.strip()]
         except ValueError:
             raise CommandError("--sizes takes whole numbers separated by commas") from None
         if not numbers or min(numbers) < 50:
             raise CommandError("each size must be at least 50 score lines")
-        workdir = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="efuda-bench-"))
-        workdir.mkdir(parents=True, exist_ok=True)
+        if import_lines and import_lines < 100:
+            raise CommandError("--import-lines must be at least 100")
         original = dict(connections.settings["default"])
+        if database == "postgresql":
+            if original["ENGINE"] != "django.db.backends.postgresql":
+                raise CommandError(
+                    "--database postgresql needs DATABASE_URL pointing at a PostgreSQL server "
+                    "(the bench creates and drops its own throwaway databases there)"
+                )
+            store = _PostgresStore(original, keep=bool(keep))
+        else:
+            store = _SqliteStore(Path(keep) if keep else None)
         try:
             with override_settings(DEBUG=False):
-                template = workdir / "template.sqlite3"
-                self._use(template)
+                self._use(store.settings(store.template()))
                 call_command("migrate", verbosity=0, interactive=False)
                 self._use(None)
+                if import_lines:
+                    target = store.settings(store.copy(import_lines))
+                    self._use(target)
+                    row = ImportBench(import_lines, target, database).run(self.stderr)
+                    self._use(None)
+                    self.stdout.write(
+                        json_module.dumps(row)
+                        if json
+                        else " ".join(f"{k}={v}" for k, v in row.items())
+                    )
+                    return
                 prepared = []
                 for size in numbers:
-                    path = workdir / f"bench-{size}.sqlite3"
-                    shutil.copyfile(template, path)
-                    self._use(path)
-                    prepared.append((size, path, self._build(size)))
+                    target = store.settings(store.copy(size))
+                    self._use(target)
+                    prepared.append((size, target, self._build(size)))
                     self._use(None)
                 self._measure_all(
                     prepared, json_lines=json, repeat=repeat, pdf_repeat=pdf_repeat, rounds=rounds
                 )
         finally:
             self._restore(original)
-            if not keep:
-                shutil.rmtree(workdir, ignore_errors=True)
+            store.cleanup()
 
     # --- database switching -------------------------------------------------------------
-    def _use(self, path: Path | None) -> None:
-        """Point the default connection at ``path`` (None: just close it)."""
+    def _use(self, target: dict | None) -> None:
+        """Point the default connection at ``target`` settings (None: just close it)."""
         connections["default"].close()
-        if path is None:
+        if target is None:
             return
         settings_dict = connections.settings["default"]
-        settings_dict.update(_sqlite(path))
+        settings_dict.update(target)
         del connections["default"]
 
     def _restore(self, original: dict) -> None:
@@ -350,10 +472,24 @@ class Command(BaseCommand):
         with transaction.atomic():
             club, user, lines = Builder(size).build()
         with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":  # rows were inserted with their ids
+                from django.apps import apps
+                from django.core.management.color import no_style
+
+                models = apps.get_app_config("tournaments").get_models()
+                for sql in connection.ops.sequence_reset_sql(no_style(), list(models)):
+                    cursor.execute(sql)
             cursor.execute("ANALYZE")
         self.stderr.write(
             f"size {size}: built {lines} score lines in {time.perf_counter() - started:.1f} s"
         )
+        for game in ("napoleon", "daifugo"):  # the ratings a club this size has stored
+            started = time.perf_counter()
+            with transaction.atomic():
+                ratings_replay(club_id=club.pk, game=game)
+            self.stderr.write(
+                f"size {size}: ratings replay ({game}) {time.perf_counter() - started:.1f} s"
+            )
         return {"username": user.get_username(), **self._urls(club)}
 
     def _measure_all(
@@ -364,21 +500,23 @@ class Command(BaseCommand):
         timings: dict[tuple, list[float]] = defaultdict(list)
         queries: dict[tuple, int] = {}
         clients = {}
-        for size, path, urls in prepared:
-            self._use(path)
+        anonymous = {size: Client() for size, _target, _urls in prepared}
+        for size, target, urls in prepared:
+            self._use(target)
             clients[size] = Client()
             clients[size].force_login(_user(urls["username"]))
             self._use(None)
         for _round in range(rounds):
             for step in STEPS:
                 runs = pdf_repeat if step == "session_pdf" else repeat
-                for size, path, urls in prepared:
-                    self._use(path)
-                    times, count = self._measure(clients[size], step, urls, runs)
+                for size, target, urls in prepared:
+                    self._use(target)
+                    client = anonymous[size] if step in ANONYMOUS_STEPS else clients[size]
+                    times, count = self._measure(client, step, urls, runs)
                     timings[(size, step)] += times
                     queries[(size, step)] = count
                     self._use(None)
-        for size, _path, _urls in prepared:
+        for size, _target, _urls in prepared:
             for step in STEPS:
                 median = statistics.median(timings[(size, step)])
                 row = {
@@ -424,15 +562,18 @@ class Command(BaseCommand):
             rules_snapshot=last.rules_snapshot,
         )
         return {
-            "record_url": reverse("deal_new", kwargs={"club": club.slug, "pk": today.pk}),
+            "record_url": reverse("deal_new", kwargs={"club_slug": club.slug, "pk": today.pk}),
             "seats": seats,
-            "session_page": reverse("session_detail", kwargs={"club": club.slug, "pk": last.pk}),
+            "session_page": reverse(
+                "session_detail", kwargs={"club_slug": club.slug, "pk": last.pk}
+            ),
             "standings_month": reverse(
                 "standings_month", args=[club.slug, "napoleon", month.year, f"{month.month:02d}"]
             ),
             "standings_all": reverse("standings_all", args=[club.slug, "napoleon"]),
             "player_page": reverse("player_detail", args=[club.slug, busiest]),
             "session_pdf": reverse("session_sheet_pdf", args=[club.slug, last.pk]),
+            "ratings_page": reverse("ratings", args=[club.slug, "napoleon"]),
         }
 
     def _record_post(self, urls: dict, i: int) -> dict:
@@ -441,7 +582,7 @@ class Command(BaseCommand):
             "seats": [str(s) for s in seats], "napoleon": str(seats[i % 5]), "bid": "13",
             "trump": "S", "called_suit": "H", "called_rank": "A",
             "adjutant": str(seats[(i + 1) % 5]), "honours": str(10 + i % 8), "discarded": "0",
-            "action": "save", "submission_key": uuid.uuid4().hex,
+            "action": "save", "client_id": str(uuid.uuid4()),
         }  # fmt: skip
 
     def _measure(self, client: Client, step: str, urls: dict, runs: int):
@@ -453,7 +594,7 @@ class Command(BaseCommand):
                     response = client.post(urls["record_url"], self._record_post(urls, i))
                     ok = response.status_code == 302
                 else:
-                    response = client.get(urls[step])
+                    response = client.get(urls[ANONYMOUS_STEPS.get(step, step)])
                     ok = response.status_code == 200
                 elapsed = (time.perf_counter() - start) * 1000
             if not ok:
@@ -462,3 +603,120 @@ class Command(BaseCommand):
                 timings.append(elapsed)
                 queries = len(ctx.captured_queries)
         return timings, queries
+
+
+# --- the import step ---------------------------------------------------------------------------
+
+IMPORT_PLAYERS = 60
+IMPORT_DEALS_PER_SESSION = 20
+
+
+def import_csv(lines: int, *, seed: int = 7) -> bytes:
+    """A Napoleon results file of ``lines`` deals, as a club's ten years of spreadsheets would
+    be: four tables a night, twenty deals a table, sixty players, a few redeals."""
+    rng = random.Random(seed)
+    names = [f"会員{i:03d}" for i in range(IMPORT_PLAYERS)]
+    out = ["date,table,rules,players,napoleon,bid,trump,called,adjutant,honours,discarded"]
+    day = datetime.date(2014, 1, 1)
+    written = 0
+    while written < lines:
+        for table in "ABCD":
+            seats = rng.sample(names, 5)
+            for _ in range(IMPORT_DEALS_PER_SESSION):
+                if written >= lines:
+                    break
+                written += 1
+                if rng.random() < 0.03:
+                    out.append(f"{day},{table},napoleon-wiki,{';'.join(seats)},,,,,,,")
+                    continue
+                nap = rng.choice(seats)
+                adjutant = rng.choice(seats)  # the Napoleon's own name: 独り立ち
+                bid = rng.choice((12, 13, 13, 14, 15, 16))
+                trump = rng.choice("SHDC")
+                called = "HA" if trump == "S" else "SA"
+                honours = max(0, min(20, bid + rng.randint(-4, 3)))
+                discarded = rng.randint(0, min(2, 20 - honours))
+                out.append(f"{day},{table},napoleon-wiki,{';'.join(seats)},{nap},{bid},{trump},"
+                           f"{called},{adjutant},{honours},{discarded}")  # fmt: skip
+        day += datetime.timedelta(days=1)
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def _database_url(settings_dict: dict) -> str:
+    if settings_dict["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{settings_dict['NAME']}"
+    from urllib.parse import quote
+
+    auth = quote(settings_dict["USER"])
+    if settings_dict.get("PASSWORD"):
+        auth += ":" + quote(settings_dict["PASSWORD"])
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{auth}@{host}:{port}/{settings_dict['NAME']}"
+
+
+class ImportBench:
+    """``import_results`` of an N-line file in a process of its own (as a worker or another
+    gunicorn process would run it) while this process records a deal every half second through
+    ``deal_record``, as a scorekeeper at a table would; each deal's wait is timed."""
+
+    def __init__(self, lines: int, target: dict, database: str):
+        self.lines = lines
+        self.target = target
+        self.database = database
+
+    def run(self, log) -> dict:
+        club = club_create(slug="bench-import", name="取り込み倶楽部")
+        user = _user("bench-import-scorekeeper")
+        membership_set(club=club, user=user, role="scorekeeper")
+        players = [player_get_or_create(club=club, name=f"卓{i}").id for i in range(5)]
+        session = session_start(club=club, rules_code="napoleon-wiki",
+                                date=timezone.localdate(), table="今夜", user=user)  # fmt: skip
+        data = import_csv(self.lines)
+        with tempfile.NamedTemporaryFile(suffix=".csv", delete=False) as fh:
+            fh.write(data)
+            path = fh.name
+        connection.close()  # the import's process opens its own
+        env = {**os.environ, "DATABASE_URL": _database_url(self.target)}
+        waits: list[float] = []
+        try:
+            started = time.perf_counter()
+            proc = subprocess.Popen(
+                [sys.executable, "manage.py", "import_results", path, "--club", "bench-import"],
+                cwd=Path(__file__).resolve().parents[3], env=env,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            i = refused = 0
+            while proc.poll() is None:
+                seats = [str(p) for p in players]
+                deal = {"seats": seats, "napoleon": seats[i % 5], "bid": 13, "trump": "S",
+                        "called": "SA", "adjutant": seats[(i + 1) % 5], "honours": 10 + i % 8,
+                        "discarded": 0, "last_trick": None, "redeal": False}  # fmt: skip
+                t0 = time.perf_counter()
+                try:
+                    deal_record(session=session, data=deal, user=user)
+                except OperationalError:  # SQLite's busy timeout ran out: "database is locked"
+                    refused += 1
+                waits.append(time.perf_counter() - t0)
+                i += 1
+                time.sleep(0.5)
+            out, err = proc.communicate()
+            elapsed = time.perf_counter() - started
+        finally:
+            os.unlink(path)
+        if proc.returncode != 0:
+            raise CommandError(f"import_results failed: {err or out}")
+        imported = Deal.objects.filter(club=club).exclude(session=session).count()
+        if imported != self.lines:
+            raise CommandError(f"imported {imported} deals, expected {self.lines}")
+        log.write(f"import of {self.lines} lines: {elapsed:.1f} s; {len(waits)} deals recorded "
+                  f"meanwhile, longest wait {max(waits):.2f} s")  # fmt: skip
+        return {
+            "step": "import", "database": self.database, "lines": self.lines,
+            "bytes": len(data), "seconds": round(elapsed, 1),
+            "lines_per_s": round(self.lines / elapsed),
+            "deals_meanwhile": len(waits),
+            "deal_wait_median_ms": round(statistics.median(waits) * 1000, 1),
+            "deal_wait_max_ms": round(max(waits) * 1000, 1),
+            "deals_refused_locked": refused,
+        }  # fmt: skip

@@ -5,21 +5,28 @@ the previous month (in the site's time zone) of Napoleon and Daifugō evenings. 
 random but seeded, plausible (bids mostly near the minimum, about half of them made, the odd
 solo, redeal and forbidden finish) and recorded through ``deal_record``, so score lines,
 standings aggregates and history are exactly what entry at the table writes.
-Log in as demo / demo-pass (owner), scorer / scorer-pass (scorekeeper), member / member-pass.
+Log in as demo / demo-pass (owner), scorer / scorer-pass (scorekeeper), member / member-pass
+(who is the player 花子, so the club home shows their standing). An open invitation (member,
+for up to 100 people, 90 days) lets a new visitor try sign-up and joining: its link is printed.
 """
 
 import datetime
 import random
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from scoring.cards import SUITS
 from tournaments.models import Club, Deal, Game, GameSession, Role, ScoreLine
+from tournaments.selectors.rulesets import session_rules
+from tournaments.services.claims import claim_confirm, player_claim
 from tournaments.services.clubs import club_create, membership_set
 from tournaments.services.deals import deal_record
+from tournaments.services.invitations import invitation_create
 from tournaments.services.players import player_get_or_create
 from tournaments.services.rulesets import ruleset_save
 from tournaments.services.sessions import session_create
@@ -61,10 +68,13 @@ class Command(BaseCommand):
             if existing is not None:
                 _delete(existing)
             club, deals = build_demo(today=timezone.localdate())
+        invitation = club.invitations.order_by("-id").first()
+        link = settings.SITE_URL + reverse("invitation_open", args=[invitation.token])
         self.stdout.write(
             f"Demo club '{club.slug}' ({club.name}): {club.players.count()} players, "
             f"{club.sessions.count()} sessions, {deals} deals. "
-            "Log in as demo / demo-pass, scorer / scorer-pass or member / member-pass."
+            "Log in as demo / demo-pass, scorer / scorer-pass or member / member-pass. "
+            f"Invitation for new members: {link}"
         )
 
 
@@ -99,6 +109,11 @@ def build_demo(*, today: datetime.date) -> tuple[Club, int]:
     for name, _password, role in USERS[1:]:
         membership_set(club=club, user=users[name], role=role)
     players = [str(player_get_or_create(club=club, name=n).id) for n in PLAYERS]
+    hanako = club.players.get(name="花子")
+    claim = player_claim(club=club, user=users["member"], player=hanako)
+    claim_confirm(claim=claim, by=users["demo"])
+    invitation_create(club=club, by=users["demo"], role=Role.MEMBER, max_uses=100, days=90,
+                      note="demo")  # fmt: skip
     rulesets = {
         code: ruleset_save(club=club, code=code, preset=preset, options=opts, name=name)
         for code, preset, opts, name in RULESETS
@@ -124,7 +139,7 @@ def build_demo(*, today: datetime.date) -> tuple[Club, int]:
 
 
 def _napoleon(rng: random.Random, seats: list[str], session: GameSession) -> dict:
-    rules = session.ruleset.to_rules()
+    rules = session_rules(session)
     if rng.random() < 0.06:
         return {"seats": seats, "napoleon": None, "redeal": True}
     low, high = rules.bids[len(seats)]
@@ -138,7 +153,7 @@ def _napoleon(rng: random.Random, seats: list[str], session: GameSession) -> dic
     discarded = rng.choices(range(widow + 1), weights=[5] + [2] * widow)[0]
     honours = max(0, min(20 - discarded, bid + rng.randint(-4, 3)))
     data = {"seats": seats, "napoleon": napoleon, "bid": bid, "trump": trump,
-            "called": called, "adjutant": adjutant, "honours": honours,
+            "called": called, "adjutant": adjutant, "solo": solo, "honours": honours,
             "discarded": discarded, "redeal": False}  # fmt: skip
     if rules.discard_policy == "last_trick":
         data["last_trick"] = rng.choice(("napoleon", "allies"))

@@ -21,8 +21,13 @@ class Command(BaseCommand):
             dest="min_deals",
             help="minimum deals for the rate columns",
         )
+        parser.add_argument(
+            "--no-bom",
+            action="store_true",
+            help="plain UTF-8 (default: UTF-8 with a byte-order mark, for spreadsheet apps)",
+        )
 
-    def handle(self, *args, club, game, month=None, min_deals=0, **options):
+    def handle(self, *args, club, game, month=None, min_deals=0, no_bom=False, **options):
         found = Club.objects.filter(slug=club).first()
         if found is None:
             raise CommandError(f"no club with address {club!r}")
@@ -34,4 +39,6 @@ class Command(BaseCommand):
                 period = None
             if period is None or period.kind != "month":
                 raise CommandError(f"--month must be YYYY-MM, not {month!r}")
-        write_csv(self.stdout, standings(club=found, game=game, period=period, min_deals=min_deals))
+        result = standings(club=found, game=game, period=period, min_deals=min_deals)
+        self.stdout.ending = ""
+        write_csv(self.stdout, result, bom=not no_bom)

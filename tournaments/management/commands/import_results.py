@@ -16,11 +16,15 @@ from tournaments.services.imports import ImportFailed, results_import
 
 
 class Command(BaseCommand):
-    help = "Import Napoleon or Daifugō results from a UTF-8 CSV file; nothing on any error."
+    help = (
+        "Import Napoleon or Daifugō results from a CSV file (UTF-8 or Shift_JIS) or an .xlsx "
+        "workbook; nothing on any error."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the CSV file ('-' reads standard input)")
         parser.add_argument("--club", required=True, help="club slug; created if missing")
+        parser.add_argument("--sheet", default="", help="the workbook's sheet (default: the first)")
         parser.add_argument(
             "--lang",
             default="en",
@@ -28,7 +32,7 @@ class Command(BaseCommand):
             help="language of the messages (default: en)",
         )
 
-    def handle(self, *args, file, club, lang, **options):
+    def handle(self, *args, file, club, lang, sheet="", **options):
         with translation.override(lang):
             try:
                 validate_slug(club)
@@ -42,7 +46,7 @@ class Command(BaseCommand):
                     target = Club.objects.filter(slug=club).first()
                     if target is None:
                         target = club_create(slug=club, name=club)
-                    report = results_import(club=target, file=data)
+                    report = results_import(club=target, file=data, filename=file, sheet=sheet)
             except ImportFailed as failed:
                 lines = [str(p) for p in failed.problems]
                 summary = ngettext(
@@ -63,6 +67,9 @@ class Command(BaseCommand):
                     "club": target.slug,
                     "players": report.players_created,
                 }  # fmt: skip
+            )
+            self.stdout.write(
+                gettext("The file was read as %(source)s.") % {"source": report.source}
             )
 
     def _read(self, file: str) -> bytes:

@@ -16,6 +16,8 @@ from ...models import (
     TournamentEntry,
     TournamentRound,
 )
+from ...selectors.rulesets import ruleset_rules
+from ..names import clean_name
 from ..players import player_get_or_create
 from .common import MAX_ROUNDS, _fail, _user
 from .rounds import _latest_round, round_draw
@@ -41,12 +43,12 @@ def tournament_create(
     seed: int | None = None,
     user=None,
 ) -> Tournament:
-    name = " ".join((name or "").split())
+    name = clean_name(name, field="name")
     if not name:
         raise _fail("name", "name_empty")
     if ruleset.club_id != club.pk:
         raise _fail("ruleset", "ruleset_club")
-    pure = ruleset.to_rules()
+    pure = ruleset_rules(ruleset)
     if not 1 <= int(rounds_planned or 0) <= MAX_ROUNDS:
         raise _fail("rounds_planned", "rounds_range", max=MAX_ROUNDS)
     if draw_method not in DrawMethod.values:

@@ -14,6 +14,7 @@ from ...models import (
     TournamentRound,
     TournamentTable,
 )
+from ...selectors.rulesets import ruleset_rules
 from ..sessions import session_create
 from .common import _fail
 
@@ -76,7 +77,7 @@ def round_draw(
     method = method or tournament.draw_method
     if method not in DrawMethod.values:
         raise _fail("draw_method", "method_unknown", method=method)
-    pure = tournament.ruleset.to_rules()
+    pure = ruleset_rules(tournament.ruleset)
     players = playing_ids(tournament, number)
     past = _past_rounds(tournament, number)
     if method == DrawMethod.MIXING:

@@ -12,7 +12,7 @@ from ...models import (
     TournamentEntry,
     TournamentTable,
 )
-from ..deals import deal_record
+from ..deals import deal_record, deal_recorded
 from .common import _fail, _user
 
 # --- deals at a table and their confirmation -------------------------------------------------
@@ -36,28 +36,31 @@ def table_deal_record(
     entry: TournamentEntry | None = None,
     user=None,
     staff: bool = False,
-    submission_key: str | None = None,
+    client_id=None,
 ) -> Deal:
     """Record a deal at a tournament table (by a seated PIN holder or by staff).
 
     The deal is an ordinary session deal; its ``DealConfirmation`` says whether it counts in
     the official standings yet (staff entries, and all entries when the tournament does not ask
-    for confirmation, count at once)."""
+    for confirmation, count at once). A repeated ``client_id`` returns the deal already recorded
+    (marked ``already_recorded``), even once the round has finished."""
     with transaction.atomic():
         table = TournamentTable.objects.select_related("round__tournament", "session").get(
             pk=table.pk
         )
         rnd = table.round
+        if not staff and (entry is None or entry.player_id not in table.seats):
+            raise _fail("__all__", "not_at_table")
+        if table.session is not None:
+            existing = deal_recorded(session=table.session, client_id=client_id)
+            if existing is not None:
+                return existing
         if rnd.started_at is None or table.session is None:
             raise _fail("__all__", "round_not_started", number=rnd.number)
         if rnd.finished_at is not None:
             raise _fail("__all__", "round_finished", number=rnd.number)
-        if not staff and (entry is None or entry.player_id not in table.seats):
-            raise _fail("__all__", "not_at_table")
         _check_table_players(table, table.session.game, data)
-        deal = deal_record(
-            session=table.session, data=data, user=user, submission_key=submission_key
-        )
+        deal = deal_record(session=table.session, data=data, user=user, client_id=client_id)
         confirmed = staff or not rnd.tournament.require_confirmation
         DealConfirmation.objects.get_or_create(
             deal=deal,

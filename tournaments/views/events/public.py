@@ -19,6 +19,7 @@ from ...permissions import require_role
 from ...selectors import events as sel
 from ...services import events as svc
 from ...tables_events import TournamentStandingsTable
+from ..page_cache import cached_page
 from .common import (
     visible,
 )
@@ -78,6 +79,7 @@ def tournament_detail(request, tournament_id: int):
     )
 
 
+@cached_page
 def tournament_standings(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
     standings = sel.tournament_standings(tournament=tournament)

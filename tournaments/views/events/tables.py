@@ -23,6 +23,7 @@ from ...models import (
 from ...selectors import events as sel
 from ...services import events as svc
 from ..entry import entry_context, preview_input
+from ..outbox import is_outbox, outbox_reply
 from .common import (
     _error,
     pin_entry,
@@ -49,8 +50,10 @@ def _table_access(request, tournament_id: int, table_id: int):
     return tournament, table, entry, staff
 
 
-def _deal_form(game: str, data=None):
-    return NapoleonDealForm(data) if game == Game.NAPOLEON else DaifugoRoundForm(data)
+def _deal_form(table, data=None, initial=None):
+    """The club's entry form for a table's session, offering only the drawn players."""
+    form_class = NapoleonDealForm if table.session.game == Game.NAPOLEON else DaifugoRoundForm
+    return form_class(data, initial=initial, session=table.session, roster=list(table.seats))
 
 
 def table_page(request, tournament_id: int, table_id: int):
@@ -67,7 +70,7 @@ def table_page(request, tournament_id: int, table_id: int):
             return render_pin_form(request, tournament, PinForm(), table)
     tournament, table, entry, staff = _table_access(request, tournament_id, table_id)
     initial = {"seats": list(table.seats)} if tournament.game == Game.NAPOLEON else {}
-    form = NapoleonDealForm(initial=initial) if initial else DaifugoRoundForm()
+    form = _deal_form(table, initial=initial) if table.session else None
     return _render_table(request, tournament, table, entry, staff, form)
 
 
@@ -94,7 +97,7 @@ def _entry_context(tournament, table, form, row) -> dict:
 def table_preview(request, tournament_id: int, table_id: int):
     """Live preview of a table's next deal (htmx); scores, never saves."""
     tournament, table, _entry, _staff = _table_access(request, tournament_id, table_id)
-    form = _deal_form(tournament.game, request.POST)
+    form = _deal_form(table, request.POST)
     row = None
     if form.is_valid():
         names = {str(k): v for k, v in sel.names_of(tournament).items()}
@@ -139,24 +142,40 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
 @require_POST
 def table_record(request, tournament_id: int, table_id: int):
     tournament, table, entry, staff = _table_access(request, tournament_id, table_id)
-    form = _deal_form(tournament.game, request.POST)
+    if table.session is None:  # the round has not started: its page says so
+        return redirect("tournament_table", tournament.pk, table.pk)
+    form = _deal_form(table, request.POST)
+    form.show_summary = True
     names = {str(k): v for k, v in sel.names_of(tournament).items()}
     if form.is_valid():
         data = _table_data(tournament, table, form)
         try:
-            svc.table_deal_record(
+            deal = svc.table_deal_record(
                 table=table,
                 data=data,
                 entry=entry,
                 user=request.user,
                 staff=staff,
-                submission_key=form.cleaned_data.get("submission_key") or None,
+                client_id=form.cleaned_data.get("client_id"),
             )
         except EfudaError as err:
             add_efuda_error(form, err, names)
         else:
-            messages.success(request, _t("Deal recorded."))
+            if is_outbox(request):
+                next_url = reverse("tournament_table", args=[tournament.pk, table.pk])
+                return outbox_reply(request, deal=deal, next_url=next_url)
+            if deal.already_recorded:
+                messages.info(request, _t("No. %(seq)s was already recorded.") % {"seq": deal.seq})
+            else:
+                recorded = (
+                    _t("Deal recorded.")
+                    if tournament.game == Game.NAPOLEON
+                    else _t("Round recorded.")
+                )
+                messages.success(request, recorded)
             return redirect("tournament_table", tournament.pk, table.pk)
+    if is_outbox(request):
+        return outbox_reply(request, form=form)
     return _render_table(request, tournament, table, entry, staff, form, status=400)
 
 

@@ -1,6 +1,7 @@
-"""Every cell of every seed point table, copied from the documents, checked through scoring.
+"""Every cell of every source document's point table, copied from the documents, checked
+through scoring (docs/rules.md names each document by its title).
 
-The numbers below are typed from the seeds (not derived from the code's tables); each is
+The numbers below are typed from the documents (not derived from the code's tables); each is
 checked on a concrete deal the Napoleon army wins (count = bid) and loses (count = bid − 1).
 """
 
@@ -11,16 +12,16 @@ from scoring.napoleon import score_napoleon
 
 from .helpers import deal, expected_points
 
-# Seed 000 【点数の付け方(5人)】 — bids 11..20 as printed.
+# The originator's account 【点数の付け方(5人)】 — bids 11..20 as printed.
 S000_5_BIDS = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
 S000_5_NAPOLEON = [2, 4, 6, 8, 10, 12, 14, 16, 18, 20]
 S000_5_ADJUTANT = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 S000_5_ALLY = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
-# [独り立ち]: the seed prints 1 at bid 11; RULES.md settles that cell as 4.
+# [独り立ち]: the document prints 1 at bid 11; efuda scores that cell as 4 (docs/rules.md).
 S000_5_SOLO_NAPOLEON = [4, 8, 12, 16, 20, 24, 28, 32, 36, 40]
 S000_5_SOLO_ALLY = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
-# Seed 000 【点数の付け方(4人)】 — bids 13..20; the points row reads 3..10.
+# The originator's account 【点数の付け方(4人)】 — bids 13..20; the points row reads 3..10.
 S000_4_BIDS = [13, 14, 15, 16, 17, 18, 19, 20]
 S000_4_NAPOLEON = [3, 4, 5, 6, 7, 8, 9, 10]
 S000_4_ADJUTANT = [3, 4, 5, 6, 7, 8, 9, 10]
@@ -58,7 +59,7 @@ def test_originator_table(players, bid, solo, napoleon, adjutant, ally):
     assert dict(lost.points) == expected_points(players, napoleon, adjutant, ally, -1)
 
 
-# Seed 001 ★勝利ポイントの配分: (players, solo, Napoleon, adjutant, other) on a win / a loss.
+# The wiki page ★勝利ポイントの配分: (players, solo, Napoleon, adjutant, other) on a win / a loss.
 WIKI_CELLS = [
     # 4人: 勝利 +1 +1 -1; 敗北 -1 -1 +1; 独り勝ち +3 -1; 独り負け -3 +1
     (4, False, {"win": (1, 1, -1), "loss": (-1, -1, 1)}),
@@ -71,7 +72,7 @@ WIKI_CELLS = [
     (6, True, {"win": (5, None, -1), "loss": (-5, None, 1)}),
 ]
 
-# Seed 002 ⑧得点計算 (5 players): 勝ち +2 +1 -1; 副官なし +4 -1; 負け -2 -1 +1; -4 +1.
+# The club handout ⑧得点計算 (5 players): 勝ち +2 +1 -1; 副官なし +4 -1; 負け -2 -1 +1; -4 +1.
 JOKER_CELLS = [
     (5, False, {"win": (2, 1, -1), "loss": (-2, -1, 1)}),
     (5, True, {"win": (4, None, -1), "loss": (-4, None, 1)}),
@@ -104,7 +105,7 @@ def test_flat_tables(preset, players, solo, cells, bid):
     assert dict(lost.points) == _seat_points(players, *cells["loss"])
 
 
-# Seed 002: with "all 20 loses" on, a deal where the army took all 20 scores double
+# The club handout: with "all 20 loses" on, a deal where the army took all 20 scores double
 # ("点数は2倍になる … 20枚勝ち/負けの場合、両方に適用する").
 ALL20_CELLS = [
     # (bid, solo, Napoleon, adjutant, each ally)

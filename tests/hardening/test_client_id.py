@@ -1,0 +1,171 @@
+"""The deal id from the phone (``Deal.client_id``): a repeat returns the deal already recorded,
+on every path that records a deal, also when two requests with the same id arrive at once;
+an id is bound to its session.
+
+The races use real threads, each with its own connection (see test_concurrency.py): PostgreSQL
+as it is, SQLite through an on-disk file with the production OPTIONS.
+"""
+
+import datetime
+import threading
+import uuid
+
+import pytest
+from django.db import connections
+
+from core.errors import EfudaError
+from tests import factories
+from tests.hardening.helpers import aggregates_match_lines, build_club, napoleon_data
+from tournaments.i18n import error_text
+from tournaments.models import Deal, DealConfirmation, ScoreLine
+from tournaments.services import events as svc
+from tournaments.services.deals import deal_record
+
+
+def _at_once(n, target):
+    """Run ``target(i)`` in ``n`` threads released together; (results, errors) by index."""
+    barrier = threading.Barrier(n)
+    results, errors = {}, {}
+
+    def wrapper(i):
+        try:
+            barrier.wait(timeout=30)
+            results[i] = target(i)
+        except Exception as exc:  # noqa: BLE001 - reported by the test
+            errors[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=wrapper, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "a request thread hung"
+    return results, errors
+
+
+def _table(club):
+    wiki = factories.ClubRuleSetFactory(club=club, code="wiki-t", preset="napoleon-wiki")
+    tournament = svc.tournament_create(
+        club=club, name="秋の大会", date=datetime.date(2026, 11, 21), ruleset=wiki, seed=7
+    )
+    for i in range(1, 11):
+        svc.entry_add(tournament=tournament, name=f"選手{i}", checked_in=True)
+    rnd = svc.round_start(rnd=svc.round_draw(tournament=tournament))
+    table = rnd.tables.order_by("number").first()
+    entries = {e.player_id: e for e in tournament.entries.all()}
+    return rnd, table, entries[table.seats[0]]
+
+
+@pytest.mark.django_db
+def test_repeat_returns_the_recorded_deal_whatever_it_carries():
+    club, players, nap, _dai = build_club(deals=0)
+    ids = [p.id for p in players]
+    phone_id = uuid.uuid4()
+    first = deal_record(session=nap, data=napoleon_data(ids, n=1), client_id=phone_id)
+    assert first.client_id == phone_id and not first.already_recorded
+    # The outbox sends the text form; a different body under the same id is the same deal.
+    again = deal_record(session=nap, data=napoleon_data(ids, n=2), client_id=str(phone_id))
+    assert again.pk == first.pk and again.already_recorded
+    assert Deal.objects.count() == 1 and ScoreLine.objects.count() == 5
+    assert aggregates_match_lines(club)
+
+
+@pytest.mark.django_db
+def test_an_id_is_bound_to_its_session(english):
+    club, players, nap, _dai = build_club(deals=0)
+    other = factories.session(club=club, ruleset=nap.ruleset, date=nap.date, table="B")
+    ids = [p.id for p in players]
+    phone_id = uuid.uuid4()
+    deal_record(session=nap, data=napoleon_data(ids, n=1), client_id=phone_id)
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=other, data=napoleon_data(ids, n=1), client_id=phone_id)
+    err = info.value
+    assert err.field == "client_id" and err.code == "client_id_other_session"
+    text = error_text(err)
+    assert "another session" in text and nap.date.isoformat() in text and "table A" in text
+    assert not Deal.objects.filter(session=other).exists()
+
+
+@pytest.mark.django_db
+def test_a_damaged_id_is_refused():
+    _club, players, nap, _dai = build_club(deals=0)
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=nap, data=napoleon_data([p.id for p in players]), client_id="x-1")
+    assert info.value.code == "client_id_invalid"
+    assert not Deal.objects.exists()
+
+
+@pytest.mark.django_db
+def test_table_repeat_and_wrong_session():
+    club, players, nap, _dai = build_club(deals=0)
+    rnd, table, entry = _table(club)
+    phone_id = uuid.uuid4()
+    data = napoleon_data(table.seats, n=0)
+    deal = svc.table_deal_record(table=table, data=data, entry=entry, client_id=phone_id)
+    again = svc.table_deal_record(table=table, data=data, entry=entry, client_id=phone_id)
+    assert again.pk == deal.pk and again.already_recorded
+    assert DealConfirmation.objects.filter(deal=deal).count() == 1
+    # The same id sent to a club session is refused; nothing is recorded there.
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=nap, data=napoleon_data([p.id for p in players]), client_id=phone_id)
+    assert info.value.code == "client_id_other_session"
+    assert Deal.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("threaded_db")
+@pytest.mark.parametrize("threads", [2, 4])
+def test_same_id_at_once_records_one_deal(threads):
+    club, players, nap, _dai = build_club(deals=0)
+    ids = [p.id for p in players]
+    phone_id = uuid.uuid4()
+
+    def send(i):
+        deal = deal_record(session=nap, data=napoleon_data(ids, n=1), client_id=phone_id)
+        return deal.pk, deal.already_recorded
+
+    results, errors = _at_once(threads, send)
+    assert not errors, errors
+    assert len({pk for pk, _repeat in results.values()}) == 1
+    assert sorted(repeat for _pk, repeat in results.values()) == [False] + [True] * (threads - 1)
+    assert Deal.objects.count() == 1 and ScoreLine.objects.count() == 5
+    assert aggregates_match_lines(club)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("threaded_db")
+def test_same_id_at_once_at_a_tournament_table():
+    club, _players, _nap, _dai = build_club(deals=0)
+    _rnd, table, entry = _table(club)
+    phone_id = uuid.uuid4()
+    data = napoleon_data(table.seats, n=0)
+
+    def send(i):
+        return svc.table_deal_record(table=table, data=data, entry=entry, client_id=phone_id).pk
+
+    results, errors = _at_once(3, send)
+    assert not errors, errors
+    assert len(set(results.values())) == 1
+    assert Deal.objects.filter(session=table.session).count() == 1
+    assert DealConfirmation.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("threaded_db")
+def test_same_id_at_once_for_two_sessions_one_deal_one_refusal():
+    club, players, nap, _dai = build_club(deals=0)
+    other = factories.session(club=club, ruleset=nap.ruleset, date=nap.date, table="B")
+    ids = [p.id for p in players]
+    phone_id = uuid.uuid4()
+    sessions = [nap, other]
+
+    def send(i):
+        return deal_record(session=sessions[i], data=napoleon_data(ids, n=1), client_id=phone_id)
+
+    results, errors = _at_once(2, send)
+    assert len(results) == 1 and len(errors) == 1, (results, errors)
+    (err,) = errors.values()
+    assert isinstance(err, EfudaError) and err.code == "client_id_other_session"
+    assert Deal.objects.count() == 1

@@ -1,0 +1,169 @@
+"""Cached read pages are never stale: every write path bumps the club's data version, and the
+next read after it renders anew. Logged-in users and PIN holders never see a shared page."""
+
+import datetime
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from tests import factories
+from tests.selectors.data import club_with_history
+from tournaments.context_processors import CSRF_PLACEHOLDER
+from tournaments.models import Club, Deal
+from tournaments.services import cache as page_versions
+from tournaments.services.deals import deal_delete, deal_restore, deal_update
+from tournaments.services.imports import results_import
+from tournaments.services.rulesets import ruleset_save
+
+pytestmark = pytest.mark.django_db
+
+SAMPLE = Path(settings.BASE_DIR) / "docs" / "samples" / "napoleon.csv"
+
+
+@pytest.fixture
+def history(public_club):
+    return club_with_history(public_club)
+
+
+def version(club) -> int:
+    return Club.objects.values_list("data_version", flat=True).get(pk=club.pk)
+
+
+def standings(client, club):
+    return client.get(reverse("standings_all", args=[club.slug, "napoleon"]))
+
+
+def test_every_model_of_the_app_reaches_its_club():
+    """A new model must say how its rows reach a club, or its writes would leave pages stale."""
+    for model in page_versions.versioned_models():
+        names = {f.name for f in model._meta.get_fields()} | {
+            f.attname for f in model._meta.concrete_fields
+        }
+        assert model is Club or any(path[0] in names for path in page_versions.CLUB_PATHS), (
+            f"{model.__name__}: add its path to the club to services/cache.py CLUB_PATHS "
+            "(or to UNVERSIONED if no page shows it)"
+        )
+
+
+def test_second_read_comes_from_the_cache(client, public_club, history, django_assert_num_queries):
+    first = standings(client, public_club)
+    with django_assert_num_queries(1):  # the club's data version, nothing else
+        second = standings(client, public_club)
+    assert second.status_code == 200
+    assert second.content.split(b"<main>")[1] == first.content.split(b"<main>")[1]
+
+
+def test_a_new_deal_shows_on_the_next_read(client, public_club, history):
+    player = history["players"][0]
+    page = reverse("player_detail", args=[public_club.slug, player.pk])
+    before = client.get(page).content.decode()
+    deals_before = Deal.objects.filter(session__club=public_club).count()
+    v = version(public_club)
+    session = history["november"]
+    seats = history["players"][:5]
+    from tests.selectors.data import napoleon
+
+    napoleon(session, seats, napoleon=player, adjutant=seats[1], bid=16, honours=18)
+    assert version(public_club) > v
+    after = client.get(page).content.decode()
+    assert Deal.objects.filter(session__club=public_club).count() == deals_before + 1
+    assert after != before
+
+
+@pytest.mark.parametrize("path", ["edit", "delete", "restore", "import", "rules", "tournament"])
+def test_every_write_path_bumps_the_version(path, public_club, history):
+    deal = Deal.objects.filter(session__club=public_club, is_deleted=False).first()
+    if path == "restore":
+        deal_delete(deal=deal)
+    v = version(public_club)
+    if path == "edit":
+        deal_update(deal=deal, data=dict(deal.data), version=deal.version)
+    elif path == "delete":
+        deal_delete(deal=deal)
+    elif path == "restore":
+        deal_restore(deal=Deal.objects.get(pk=deal.pk))
+    elif path == "import":
+        results_import(club=public_club, file=SAMPLE.read_bytes())
+    elif path == "rules":
+        ruleset_save(club=public_club, code="house", preset="napoleon-wiki", name="House")
+    elif path == "tournament":
+        from tournaments.services.events import tournament_create
+
+        tournament_create(
+            club=public_club,
+            name="秋の大会",
+            date=datetime.date(2026, 11, 29),
+            ruleset=public_club.rulesets.filter(preset__startswith="napoleon").first(),
+        )
+    assert version(public_club) > v, f"{path} left the club's pages stale"
+
+
+def test_each_visitor_gets_their_own_csrf_token(client, public_club, history):
+    from django.test import Client
+
+    standings(client, public_club)
+    other = Client()
+    response = standings(other, public_club)
+    body = response.content.decode()
+    assert CSRF_PLACEHOLDER not in body
+    token = other.cookies[settings.CSRF_COOKIE_NAME].value
+    assert response.status_code == 200 and token
+    # The language switch on the cached page works for this visitor.
+    switched = other.post(
+        reverse("set_language"), {"language": "en", "next": "/"}, enforce_csrf_checks=True
+    )
+    assert switched.status_code == 302
+
+
+def test_logged_in_users_and_private_clubs_are_not_shared(client, public_club, history, users):
+    standings(client, public_club)  # cached for visitors
+    client.force_login(users["member"])
+    page = standings(client, public_club).content.decode()
+    assert users["member"].get_username() in page
+    private = factories.ClubFactory(is_public=False)
+    assert client.get(reverse("standings_all", args=[private.slug, "napoleon"])).status_code in (
+        403,
+        404,
+    )
+
+
+def test_replica_router_reads_there_only_inside_the_block():
+    from config.routers import PublicPagesReplicaRouter, reading_replica
+
+    router = PublicPagesReplicaRouter()
+    assert router.db_for_read(Club) is None
+    with reading_replica():
+        assert router.db_for_read(Club) == "replica"
+        assert router.db_for_write(Club) == "default"
+    assert router.db_for_read(Club) is None
+    assert router.allow_migrate("replica", "tournaments") is False
+
+
+def test_pages_for_the_cache_use_a_replica_only_once_it_caught_up(
+    client, public_club, history, monkeypatch
+):
+    from contextlib import contextmanager
+
+    from tournaments.selectors.clubs import replica_caught_up
+    from tournaments.views import page_cache
+
+    assert replica_caught_up(club_id=public_club.pk, version=0) is False  # none configured
+    entered = []
+
+    @contextmanager
+    def fake_replica():
+        entered.append(True)
+        yield
+
+    monkeypatch.setattr(page_cache, "reading_replica", fake_replica)
+    monkeypatch.setattr(page_cache, "replica_caught_up", lambda **kw: False)
+    standings(client, public_club)
+    assert entered == []  # lagging replica: the primary renders
+    from django.core.cache import cache
+
+    cache.clear()
+    monkeypatch.setattr(page_cache, "replica_caught_up", lambda **kw: True)
+    assert standings(client, public_club).status_code == 200
+    assert entered == [True]

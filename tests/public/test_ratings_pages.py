@@ -1,0 +1,133 @@
+"""The ratings page, its explanation, the player page's rating chart, and rating_eval."""
+
+import io
+import json
+import random
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from tests import factories
+from tests.selectors.data import club_with_history, napoleon
+from tournaments.models import RatingState
+
+pytestmark = pytest.mark.django_db
+
+
+def url(name, club, *args):
+    return reverse(name, args=[club.slug, *args])
+
+
+@pytest.fixture
+def rated(public_club):
+    """The small history plus twelve more November deals; a newcomer sits in three of them
+    (below the minimum of ten deals) in place of 花子."""
+    history = club_with_history(public_club)
+    taro, watanabe, ken, yuki, hanako = history["players"]
+    newcomer = factories.PlayerFactory(club=public_club, name="新人")
+    rng = random.Random(2)
+    session = history["november"]
+    for i in range(12):
+        seated = [taro, watanabe, ken, yuki, newcomer if i < 3 else hanako]
+        nap, adj = rng.sample(seated, 2)
+        napoleon(session, seated, napoleon=nap, adjutant=adj, honours=rng.randint(8, 18))
+    history["newcomer"] = newcomer
+    return history
+
+
+def test_ratings_page_shows_headline_uncertainty_and_as_of(client, public_club, rated, english):
+    response = client.get(url("ratings", public_club, "napoleon"))
+    assert response.status_code == 200
+    state = RatingState.objects.get(club=public_club, game="napoleon")
+    assert state.deals == 16
+    body = response.content.decode()
+    assert f"As of deal 16 (played {state.last_date:%Y-%m-%d})" in body
+    assert "computed" in body
+    assert "±" in body and "provisional" in body
+    table = response.context["table"]
+    rows = list(table.data)
+    assert [r.score for r in rows] == sorted((r.score for r in rows), reverse=True)
+    assert all(r.deals >= 10 for r in rows)
+    assert response.context["page"].hidden == 1
+    assert "新人" not in body
+    assert reverse("ratings_about", args=[public_club.slug]) in body
+
+
+def test_a_toggle_shows_players_below_the_minimum(client, public_club, rated):
+    response = client.get(url("ratings", public_club, "napoleon") + "?all=1")
+    assert response.context["page"].hidden == 0
+    assert len(response.context["page"].rows) == 6
+    assert "新人" in response.content.decode()
+
+
+def test_ratings_page_in_japanese(client, public_club, rated):
+    body = client.get(url("ratings", public_club, "napoleon") + "?all=1").content.decode()
+    assert "暫定" in body
+    assert "第16局" in body
+
+
+def test_ratings_page_reads_stored_rows_only(
+    client, public_club, rated, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(8):
+        assert client.get(url("ratings", public_club, "daifugo")).status_code == 200
+
+
+def test_unknown_game_is_404_and_private_club_hidden(client, club, public_club):
+    assert client.get(url("ratings", public_club, "mahjong")).status_code == 404
+    assert client.get(url("ratings", club, "napoleon")).status_code == 404
+    assert client.get(url("ratings_about", club)).status_code == 404
+
+
+def test_explanation_page_in_both_languages(client, public_club, english):
+    body = client.get(url("ratings_about", public_club)).content.decode()
+    assert "μ − 3σ" in body and "handicap" in body
+
+
+def test_explanation_page_in_plain_japanese(client, public_club):
+    body = client.get(url("ratings_about", public_club)).content.decode()
+    assert "控えめな実力" in body and "独り立ち" in body and "上がった順" in body
+
+
+def test_player_page_has_a_rating_chart(client, public_club, rated):
+    taro = rated["players"][0]
+    response = client.get(url("player_detail", public_club, taro.id))
+    assert response.status_code == 200
+    charts = response.context["rating_charts"]
+    assert len(charts) == 2  # Daifugō and Napoleon
+    assert all("<svg" in chart for *_, chart in charts)
+
+
+def test_editing_a_deal_updates_the_page_date(client, public_club, rated):
+    from tournaments.services.deals import deal_delete
+
+    before = RatingState.objects.get(club=public_club, game="napoleon")
+    deal = rated["october"].deals.first()
+    deal_delete(deal=deal)
+    after = RatingState.objects.get(club=public_club, game="napoleon")
+    assert after.deals == before.deals - 1
+    assert after.computed_at >= before.computed_at
+    body = client.get(url("ratings", public_club, "napoleon")).content.decode()
+    assert "第15局" in body
+
+
+def test_rating_eval_prints_the_issue_keys(public_club, rated):
+    for game in ("napoleon", "daifugo"):
+        out = io.StringIO()
+        call_command("rating_eval", club=public_club.slug, game=game, json=True, stdout=out)
+        result = json.loads(out.getvalue())
+        for key in ("deals", "log_loss", "baseline_log_loss", "accuracy", "baseline_accuracy",
+                    "mu", "ratings"):  # fmt: skip
+            assert key in result
+        assert result["deals"] == (16 if game == "napoleon" else 2)
+        assert "太郎" in result["mu"]
+        assert result["ratings"]["太郎"] < result["mu"]["太郎"]
+
+
+def test_rating_eval_on_the_synthetic_club():
+    out = io.StringIO()
+    call_command("rating_eval", synthetic=300, game="napoleon", json=True, stdout=out)
+    result = json.loads(out.getvalue())
+    assert result["deals"] == 300
+    assert result["spearman_mu"] > result["spearman_totals"]

@@ -1,0 +1,56 @@
+"""An upload being imported in the background: its file, progress and outcome."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import pgettext_lazy
+
+from .clubs import Club
+
+
+class ImportJob(models.Model):
+    """One uploaded results file, imported by the task queue (``tournaments/tasks.py``).
+
+    The file is kept in the row until the import ends (then emptied), so the worker needs no
+    shared disk. ``problems`` holds every error as ``[line, field, message]`` in the uploader's
+    language; ``report`` the counts of a successful import."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", pgettext_lazy("import status", "waiting")
+        RUNNING = "running", pgettext_lazy("import status", "importing")
+        DONE = "done", pgettext_lazy("import status", "imported")
+        FAILED = "failed", pgettext_lazy("import status", "nothing imported")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="import_jobs")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )  # fmt: skip
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    filename = models.CharField(max_length=200, blank=True)
+    sheet = models.CharField(max_length=100, blank=True)
+    language = models.CharField(max_length=10, default="ja")
+    data = models.BinaryField(default=bytes)
+    lines = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    stage = models.CharField(max_length=20, blank=True)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    problems = models.JSONField(default=list)
+    report = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"import {self.pk} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def percent(self) -> int:
+        if self.status == self.Status.DONE:
+            return 100
+        return int(100 * self.done / self.total) if self.total else 0

@@ -1,0 +1,159 @@
+"""Reads for ratings: the events a replay learns from (score lines, in order), the ratings page
+and a player's rating history. Pages read stored rows only; nothing here computes a rating."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from ratings.engine import DaifugoEvent, NapoleonEvent, daifugo_places
+
+from ..models import Game, Rating, RatingHistory, RatingState, ScoreLine
+
+MIN_DEALS = 10  # below this a player is hidden from the ratings page unless asked for
+PROVISIONAL_SIGMA = 3.5  # 「暫定」 while σ is above this (docs/ratings.md)
+CHART_POINTS = 120  # at most this many history rows are read for a chart
+
+# A deal's place in a club's history: its session's date, then the order deals were recorded.
+ORDER = ("date", "deal_id")
+_COLUMNS = ("deal_id", "date", "player_id", "role", "won", "bid", "seat", "forbidden", "points")
+
+
+def _event(game: str, rows: list, with_points: bool) -> NapoleonEvent | DaifugoEvent:
+    points = {r[2]: r[8] for r in rows} if with_points else {}
+    if game == Game.NAPOLEON:
+        army = [r for r in rows if r[3] in ("napoleon", "adjutant")]
+        army.sort(key=lambda r: r[3] != "napoleon")
+        rest = tuple(r[2] for r in rows if r[3] not in ("napoleon", "adjutant"))
+        return NapoleonEvent(
+            army=tuple(r[2] for r in army),
+            rest=rest,
+            won=bool(army[0][4]),
+            bid=army[0][5] or 0,
+            points=points,
+        )
+    went_out = [r[2] for r in sorted(rows, key=lambda r: r[6])]
+    return DaifugoEvent(
+        places=daifugo_places(went_out, [r[2] for r in rows if r[7]]), points=points
+    )
+
+
+def rating_events(
+    *, club_id: int, game: str, deal_id: int | None = None, with_points: bool = False
+) -> Iterator[tuple[int, datetime.date, NapoleonEvent | DaifugoEvent]]:
+    """(deal id, date, event) for every live deal of the club's game in history order, read
+    in bulk from score lines (redeals have none, so they rate nothing). ``with_points`` adds
+    each player's points (the evaluation's baselines use them; ratings do not)."""
+    lines = ScoreLine.objects.filter(club_id=club_id, game=game)
+    if deal_id is not None:
+        lines = lines.filter(deal_id=deal_id)
+    rows = lines.order_by(*ORDER, "seat").values_list(*_COLUMNS).iterator(chunk_size=20_000)
+    current: list = []
+    for row in rows:
+        if current and row[0] != current[0][0]:
+            yield current[0][0], current[0][1], _event(game, current, with_points)
+            current = []
+        current.append(row)
+    if current:
+        yield current[0][0], current[0][1], _event(game, current, with_points)
+
+
+@dataclass
+class RatingRow:
+    rank: int
+    player_id: int
+    name: str
+    score: float
+    mu: float
+    sigma: float
+    deals: int
+    last_played: datetime.date | None
+    provisional: bool
+    url: str = ""
+
+
+@dataclass
+class RatingsPage:
+    game: str
+    state: RatingState | None
+    rows: list[RatingRow]
+    hidden: int
+    show_all: bool
+    min_deals: int = MIN_DEALS
+
+
+def ratings_page(*, club, game: str, show_all: bool = False) -> RatingsPage:
+    """The club's current ratings, best conservative score first (one row per player)."""
+    state = RatingState.objects.filter(club=club, game=game).select_related("last_deal").first()
+    rows = []
+    hidden = 0
+    values = (
+        Rating.objects.filter(club=club, game=game)
+        .order_by("-score", "player__name")
+        .values_list("player_id", "player__name", "score", "mu", "sigma", "deals", "last_played")
+    )
+    for pid, name, score, mu, sigma, deals, last in values:
+        if deals < MIN_DEALS and not show_all:
+            hidden += 1
+            continue
+        rows.append(
+            RatingRow(
+                rank=len(rows) + 1,
+                player_id=pid,
+                name=name,
+                score=score,
+                mu=mu,
+                sigma=sigma,
+                deals=deals,
+                last_played=last,
+                provisional=sigma > PROVISIONAL_SIGMA,
+            )  # fmt: skip
+        )
+    return RatingsPage(game=game, state=state, rows=rows, hidden=hidden, show_all=show_all)
+
+
+@dataclass
+class RatingCurve:
+    game: str
+    dates: list[str]
+    mu: list[float]
+    score: list[float]
+    current: Rating
+
+
+def rating_curves(*, player) -> list[RatingCurve]:
+    """The player's rating over their deals, per game: at most ``CHART_POINTS`` stored history
+    rows per game, evenly spread over the player's deals, read by index whatever the history's
+    length (two queries in all)."""
+    currents = list(Rating.objects.filter(player=player).order_by("game"))
+    wanted = Q(pk__in=[])
+    for current in currents:
+        total = current.deals
+        step = max(1, -(-total // CHART_POINTS))
+        ns = sorted({*range(step, total + 1, step), 1, total})
+        wanted |= Q(game=current.game, n__in=ns)
+    rows: dict[str, list] = {}
+    if currents:
+        for game, day, mu, sigma in (
+            RatingHistory.objects.filter(wanted, player=player)
+            .order_by("game", "n")
+            .values_list("game", "date", "mu", "sigma")
+        ):
+            rows.setdefault(game, []).append((day, mu, sigma))
+    out = []
+    for current in currents:
+        history = rows.get(current.game)
+        if history:
+            out.append(
+                RatingCurve(
+                    current.game,
+                    [day.isoformat() for day, _m, _s in history],
+                    [round(mu, 2) for _d, mu, _s in history],
+                    [round(mu - 3 * sigma, 2) for _d, mu, sigma in history],
+                    current,
+                )
+            )
+    return out

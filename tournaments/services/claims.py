@@ -1,0 +1,95 @@
+""" "This is me": a member links their account to a player of the club; an owner confirms."""
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from core.i18n import N_
+
+from ..models import ClaimStatus, Club, Membership, Player, PlayerClaim, Role
+from .errors import make_fail
+from .players import clean_player_name
+
+MESSAGES = {
+    "claim_not_member": N_("Only members of the club can say which player they are."),
+    "claim_player_taken": N_("“%(name)s” is already linked to another account."),
+    "claim_already_linked": N_("You are already “%(name)s” in this club."),
+    "claim_not_pending": N_("This claim has already been decided."),
+}
+
+_fail = make_fail(MESSAGES)
+
+
+@transaction.atomic
+def player_claim(*, club: Club, user, player: Player) -> PlayerClaim:
+    """Say "this player is me". Waits for an owner, unless the claimant is an owner."""
+    membership = Membership.objects.filter(club=club, user=user).first()
+    if membership is None:
+        raise _fail("player", "claim_not_member")
+    player = Player.objects.select_for_update().get(pk=player.pk, club=club)
+    if player.user_id is not None:
+        raise _fail("player", "claim_player_taken", name=player.name)
+    mine = Player.objects.filter(club=club, user=user).first()
+    if mine is not None:
+        raise _fail("player", "claim_already_linked", name=mine.name)
+    # One open claim per person: a new choice replaces the old one.
+    PlayerClaim.objects.filter(club=club, user=user, status=ClaimStatus.PENDING).update(
+        status=ClaimStatus.REJECTED, decided_at=timezone.now()
+    )
+    claim = PlayerClaim.objects.create(
+        club=club, player=player, user=user, status=ClaimStatus.PENDING
+    )
+    if membership.role == Role.OWNER:
+        claim = claim_confirm(claim=claim, by=user)
+    return claim
+
+
+@transaction.atomic
+def claim_confirm(*, claim: PlayerClaim, by) -> PlayerClaim:
+    claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
+    if claim.status != ClaimStatus.PENDING:
+        raise _fail("__all__", "claim_not_pending")
+    player = Player.objects.select_for_update().get(pk=claim.player_id)
+    if player.user_id is not None:
+        raise _fail("__all__", "claim_player_taken", name=player.name)
+    mine = Player.objects.filter(club=claim.club_id, user=claim.user_id).first()
+    if mine is not None:
+        raise _fail("__all__", "claim_already_linked", name=mine.name)
+    player.user_id = claim.user_id
+    player._change_reason = f"claim {claim.pk}"
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:  # linked by a concurrent request
+        raise _fail("__all__", "claim_player_taken", name=player.name) from None
+    now = timezone.now()
+    claim.status = ClaimStatus.CONFIRMED
+    claim.decided_by = by
+    claim.decided_at = now
+    claim.save()
+    # Anyone else waiting for the same player is turned down.
+    PlayerClaim.objects.filter(player=player, status=ClaimStatus.PENDING).exclude(
+        pk=claim.pk
+    ).update(status=ClaimStatus.REJECTED, decided_by=by, decided_at=now)
+    return claim
+
+
+@transaction.atomic
+def claim_reject(*, claim: PlayerClaim, by) -> PlayerClaim:
+    claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
+    if claim.status != ClaimStatus.PENDING:
+        raise _fail("__all__", "claim_not_pending")
+    claim.status = ClaimStatus.REJECTED
+    claim.decided_by = by
+    claim.decided_at = timezone.now()
+    claim.save()
+    return claim
+
+
+def membership_display_name_set(*, membership: Membership, display_name: str) -> Membership:
+    """The name the club shows for a member (empty: the user name)."""
+    text = (display_name or "").strip()
+    text = clean_player_name(text, field="display_name") if text else ""
+    membership.display_name = text
+    membership._change_reason = "display name"
+    membership.save(update_fields=["display_name"])
+    return membership

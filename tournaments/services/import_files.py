@@ -1,0 +1,180 @@
+"""Read the files clubs really have into numbered rows: CSV in UTF-8 or Shift_JIS, or .xlsx.
+
+A CSV file is read as UTF-8 first (with or without a byte-order mark), then as CP932 (the
+Shift_JIS that Japanese Excel writes for “CSV (コンマ区切り)”); the report says which. An Excel
+workbook (.xlsx) is read directly: the first sheet, or the one named. Either way the result is
+the same list of ``(line number, cells)``: line numbers are the file's lines or the sheet's rows,
+so a message points at what the owner sees in the spreadsheet.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import unicodedata
+import zipfile
+from dataclasses import dataclass
+
+from core.errors import EfudaError
+from core.i18n import N_
+
+from .errors import make_fail
+
+MAX_BYTES = 16 * 1024 * 1024
+MAX_ROWS = 200_000
+XLSX_MAGIC = b"PK\x03\x04"
+
+MESSAGES = {
+    "empty_file": N_("The file is empty."),
+    "too_big": N_("The file is larger than %(max)s MB."),
+    "too_many_rows": N_("The file has more than %(max)s lines; split it into several files."),
+    "not_text": N_(
+        "The file is neither UTF-8 nor Shift_JIS (CP932) text (line %(line)s): save it as "
+        "“CSV UTF-8” or “CSV (コンマ区切り)”, or upload the .xlsx workbook."
+    ),
+    "not_csv": N_("This line cannot be read as CSV: %(detail)s."),
+    "not_xlsx": N_("The workbook cannot be read: save it again as an Excel workbook (.xlsx)."),
+    "sheet_unknown": N_("The workbook has no sheet “%(sheet)s” (it has %(sheets)s)."),
+}
+fail = make_fail(MESSAGES)
+
+ENCODING_LABELS = {
+    "utf-8": N_("UTF-8"),
+    "utf-8-sig": N_("UTF-8 with a byte-order mark"),
+    "cp932": N_("Shift_JIS (CP932)"),
+    "xlsx": N_("Excel workbook, sheet “%(sheet)s”"),
+}
+
+
+class FileProblem(Exception):  # noqa: N818 - carries the one problem that stops reading
+    def __init__(self, line: int, error: EfudaError):
+        self.line = line
+        self.error = error
+        super().__init__(error.message)
+
+
+@dataclass
+class Source:
+    """What was read: ``kind`` is a key of ENCODING_LABELS; ``sheet`` for workbooks."""
+
+    kind: str
+    records: list[tuple[int, list[str]]]
+    sheet: str = ""
+
+
+def read_source(data: bytes | str, *, filename: str = "", sheet: str = "") -> Source:
+    if isinstance(data, str):
+        return Source("utf-8", _csv_records(data.lstrip("\ufeff")))
+    if len(data) > MAX_BYTES:
+        raise FileProblem(1, fail("file", "too_big", max=MAX_BYTES // 2**20))
+    if data.startswith(XLSX_MAGIC) or filename.lower().endswith((".xlsx", ".xlsm")):
+        return _xlsx(data, sheet)
+    kind, text = _decode(data)
+    return Source(kind, _csv_records(text))
+
+
+def _decode(data: bytes) -> tuple[str, str]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        kind, body = "utf-8-sig", data[3:]
+    else:
+        kind, body = "utf-8", data
+    try:
+        return kind, body.decode("utf-8")
+    except UnicodeDecodeError as err:
+        utf8_error = err
+    if kind == "utf-8":
+        try:
+            text = data.decode("cp932")
+        except UnicodeDecodeError:
+            pass
+        else:
+            # CP932 maps a few unused bytes to private-use or C1 control characters: a file
+            # holding those is not Shift_JIS text either.
+            if not any(_odd(ch) for ch in text):
+                return "cp932", text
+    line = data.count(b"\n", 0, utf8_error.start) + 1
+    raise FileProblem(line, fail("file", "not_text", line=line))
+
+
+def _odd(ch: str) -> bool:
+    return unicodedata.category(ch) == "Co" or "\x80" <= ch <= "\x9f"
+
+
+def _csv_records(text: str) -> list[tuple[int, list[str]]]:
+    """(first line number, cells) of every non-blank CSV record."""
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    records, start = [], 1
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return records
+        except csv.Error as err:
+            raise FileProblem(start, fail("file", "not_csv", detail=str(err))) from None
+        if any(cell.strip() for cell in cells):
+            records.append((start, cells))
+            if len(records) > MAX_ROWS:
+                raise FileProblem(start, fail("file", "too_many_rows", max=MAX_ROWS))
+        start = reader.line_num + 1
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, datetime.datetime):
+        if value.time() == datetime.time(0):
+            return value.date().isoformat()
+        return value.isoformat(sep=" ")
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _xlsx(data: bytes, sheet: str) -> Source:
+    import openpyxl  # only for workbooks
+
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError):
+        raise FileProblem(1, fail("file", "not_xlsx")) from None
+    try:
+        names = book.sheetnames
+        if sheet and sheet not in names:
+            raise FileProblem(
+                1, fail("sheet", "sheet_unknown", sheet=sheet, sheets="、".join(names))
+            )
+        if not names:
+            raise FileProblem(1, fail("file", "empty_file"))
+        chosen = sheet or names[0]
+        records = []
+        try:
+            for number, values in enumerate(book[chosen].iter_rows(values_only=True), start=1):
+                cells = [_cell(v) for v in values]
+                while cells and not cells[-1].strip():
+                    cells.pop()  # cells formatted but empty at the right of a row
+                if any(c.strip() for c in cells):
+                    records.append((number, cells))
+                    if len(records) > MAX_ROWS:
+                        raise FileProblem(number, fail("file", "too_many_rows", max=MAX_ROWS))
+        except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError):
+            raise FileProblem(1, fail("file", "not_xlsx")) from None
+    finally:
+        book.close()
+    _pad(records)
+    return Source("xlsx", records, chosen)
+
+
+def _pad(records: list[tuple[int, list[str]]]) -> None:
+    """A row whose right-hand cells are empty comes out shorter than the header: pad it, as a
+    CSV line ending in commas would be; longer rows are left for the column-count check."""
+    if not records:
+        return
+    width = len(records[0][1])
+    for _line, cells in records[1:]:
+        if len(cells) < width:
+            cells.extend([""] * (width - len(cells)))

@@ -1,0 +1,230 @@
+"""Keep the stored ratings in step with the deals, inside the caller's transaction.
+
+A new deal that comes after everything already rated is learned incrementally (a few rows).
+Anything else — a back-dated deal, an edit, a delete, a restore, an import — replays the club's
+whole history of that game from its score lines: the same deals always give the same ratings.
+A replay reads score lines in bulk and writes the rating rows in bulk (COPY on PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+from dataclasses import asdict
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from ratings.engine import Rater, conservative, params_for
+
+from ..models import Deal, Rating, RatingHistory, RatingState, ScoreLine
+from ..selectors.ratings import rating_events
+
+FLUSH_ROWS = 50_000
+_deferred: contextvars.ContextVar[set | None] = contextvars.ContextVar(
+    "ratings_deferred", default=None
+)
+
+
+@contextlib.contextmanager
+def ratings_deferred() -> Iterator[None]:
+    """Within this block deals only note which club and game need new ratings; each is
+    replayed once when the block ends (an import of many deals replays once, not per deal)."""
+    if _deferred.get() is not None:  # nested: the outer block replays
+        yield
+        return
+    pending: set = set()
+    token = _deferred.set(pending)
+    try:
+        yield
+    finally:
+        _deferred.reset(token)
+    for club_id, game in sorted(pending):
+        ratings_replay(club_id=club_id, game=game)
+
+
+def _params_key(game: str) -> dict:
+    return asdict(params_for(game))
+
+
+def ratings_deal_changed(*, deal: Deal, created: bool = False) -> None:
+    """Bring the ratings up to date after ``deal`` was recorded (``created``), edited,
+    deleted or restored. Called by the deal services in their transaction."""
+    pending = _deferred.get()
+    if pending is not None:
+        pending.add((deal.club_id, deal.game))
+        return
+    if created and _learn_one(deal):
+        return
+    ratings_replay(club_id=deal.club_id, game=deal.game)
+
+
+def _locked_state(club_id: int, game: str) -> RatingState:
+    """The club's state row, locked for this transaction (created if missing). Both the
+    incremental update and the replay take this lock first, so they queue, never deadlock."""
+    state = RatingState.objects.select_for_update().filter(club_id=club_id, game=game).first()
+    if state is None:
+        try:
+            with transaction.atomic():
+                RatingState.objects.create(club_id=club_id, game=game, params=_params_key(game))
+        except IntegrityError:  # created meanwhile by another transaction: use theirs
+            pass
+        state = RatingState.objects.select_for_update().get(club_id=club_id, game=game)
+    return state
+
+
+def _learn_one(deal: Deal) -> bool:
+    """Learn a new deal incrementally when it comes after every rated deal; False when the
+    club's ratings must be replayed instead."""
+    state = _locked_state(deal.club_id, deal.game)
+    date = deal.session.date
+    if state.deals == 0 and (
+        ScoreLine.objects.filter(club_id=deal.club_id, game=deal.game)
+        .exclude(deal_id=deal.pk)
+        .exists()
+    ):
+        return False  # ratings never computed for this club's history: replay builds them
+    if state.params != _params_key(deal.game):
+        return False
+    if state.last_date is not None and (date, deal.pk) <= (
+        state.last_date,
+        state.last_deal_id or 0,
+    ):
+        return False
+    events = list(rating_events(club_id=deal.club_id, game=deal.game, deal_id=deal.pk))
+    if events:
+        _deal_id, _date, event = events[0]
+        current = {
+            r.player_id: r
+            for r in Rating.objects.filter(
+                club_id=deal.club_id, game=deal.game, player_id__in=event.players
+            )
+        }
+        rater = Rater(
+            params_for(deal.game),
+            ratings={p: (r.mu, r.sigma) for p, r in current.items()},
+            handicaps=state.handicaps,
+        )
+        after = rater.update(event)
+        history, created = [], []
+        for player_id, (mu, sigma) in after.items():
+            row = current.get(player_id)
+            if row is None:
+                row = Rating(club_id=deal.club_id, game=deal.game, player_id=player_id, deals=0)
+                created.append(row)
+            row.mu, row.sigma, row.score = mu, sigma, conservative(mu, sigma)
+            row.deals += 1
+            row.last_played = date
+            history.append(
+                RatingHistory(
+                    club_id=deal.club_id,
+                    game=deal.game,
+                    player_id=player_id,
+                    deal_id=deal.pk,
+                    n=row.deals,
+                    date=date,
+                    mu=mu,
+                    sigma=sigma,
+                )  # fmt: skip
+            )
+        # Bulk writes (no per-row signals); saving the state below bumps the club's data
+        # version once, so cached pages show the new ratings.
+        Rating.objects.bulk_create(created)
+        Rating.objects.bulk_update(
+            list(current.values()), ["mu", "sigma", "score", "deals", "last_played"]
+        )
+        RatingHistory.objects.bulk_create(history)
+        state.handicaps = {k: list(v) for k, v in sorted(rater.handicaps.items())}
+        state.deals += 1
+        state.last_deal_id = deal.pk
+        state.last_date = date
+    state.computed_at = timezone.now()
+    state.save()
+    return True
+
+
+@transaction.atomic
+def ratings_replay(*, club_id: int, game: str) -> RatingState:
+    """Recompute the club's ratings in ``game`` from its whole history, in order."""
+    params = params_for(game)
+    rater = Rater(params)
+    _locked_state(club_id, game)
+    _delete(RatingHistory, club_id, game)
+    _delete(Rating, club_id, game)
+    history: list[tuple] = []
+    columns = ["club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma"]
+    counts: dict[int, list] = {}  # player -> [deals, last date]
+    deals, last = 0, None
+    for deal_id, date, event in rating_events(club_id=club_id, game=game):
+        deals += 1
+        last = (deal_id, date)
+        for player_id, (mu, sigma) in rater.update(event).items():
+            seen = counts.get(player_id)
+            if seen is None:
+                seen = counts[player_id] = [0, date]
+            seen[0] += 1
+            seen[1] = date
+            history.append((club_id, game, player_id, deal_id, seen[0], date, mu, sigma))
+        if len(history) >= FLUSH_ROWS:  # written as we go: memory stays flat
+            _insert(RatingHistory, columns, history)
+            history = []
+    _insert(RatingHistory, columns, history)
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                club_id=club_id,
+                game=game,
+                player_id=player_id,
+                mu=mu,
+                sigma=sigma,
+                score=conservative(mu, sigma),
+                deals=counts[player_id][0],
+                last_played=counts[player_id][1],
+            )  # fmt: skip
+            for player_id, (mu, sigma) in sorted(rater.ratings.items())
+        ],
+        batch_size=2000,
+    )
+    state, _created = RatingState.objects.update_or_create(
+        club_id=club_id,
+        game=game,
+        defaults={
+            "deals": deals,
+            "last_deal_id": last[0] if last else None,
+            "last_date": last[1] if last else None,
+            "computed_at": timezone.now(),
+            "handicaps": {k: list(v) for k, v in sorted(rater.handicaps.items())},
+            "params": asdict(params),
+        },
+    )
+    return state
+
+
+def _delete(model, club_id: int, game: str) -> None:
+    """One DELETE statement: the rows are derived, nothing points at them, and QuerySet.delete
+    would send a signal (a club version bump) per row. Saving the state bumps it once."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {table} WHERE club_id = %s AND game = %s", [club_id, game])
+
+
+def _insert(model, columns: list[str], rows: list[tuple]) -> None:
+    """Bulk insert plain tuples: COPY on PostgreSQL, executemany elsewhere."""
+    if not rows:
+        return
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            raw = cursor.cursor  # the psycopg cursor under Django's wrapper
+            with raw.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        marks = ", ".join(["%s"] * len(columns))
+        sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
+        cursor.executemany(sql, rows)
+
+
+__all__ = ["ratings_deal_changed", "ratings_deferred", "ratings_replay"]

@@ -1,0 +1,86 @@
+"""Cached read pages for visitors who are not logged in, never stale.
+
+A public club's read pages (club home, standings, session, player, tournament standings) are the
+pages a hundred phones refresh during a club evening. For a visitor with no session (not logged
+in, no PIN, no pending message) the rendered page is kept in Django's cache under a key holding
+the club's ``data_version``; every write bumps that number in its own transaction
+(services/cache.py), so the next request after a commit renders anew. Logged-in users, PIN
+holders and private clubs always get a fresh render of their own.
+
+Only the CSRF token differs between two visitors of one page: the page is rendered with a
+placeholder and each response carries its own visitor's token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.utils.translation import get_language
+
+from config.routers import reading_replica
+
+from ..context_processors import CSRF_PLACEHOLDER
+from ..selectors.clubs import club_page_version, replica_caught_up
+
+KEPT_HEADERS = ("Content-Type", "Content-Disposition")
+
+
+def _anonymous(request) -> bool:
+    cookies = request.COOKIES
+    return (
+        request.method in ("GET", "HEAD")
+        and settings.SESSION_COOKIE_NAME not in cookies
+        and "messages" not in cookies
+    )
+
+
+def cached_page(view):
+    """Serve ``view`` from the page cache for visitors without a session (see module doc)."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not settings.EFUDA_PAGE_CACHE_SECONDS or not _anonymous(request):
+            return view(request, *args, **kwargs)
+        version = club_page_version(
+            slug=kwargs.get("club_slug"),
+            tournament_id=kwargs.get("tournament_id"),
+        )
+        if version is None:  # unknown, or not public: the view answers (404) as always
+            return view(request, *args, **kwargs)
+        # htmx asks some pages for a fragment only: another variant of the same address.
+        variant = f"{request.get_full_path()}|{request.headers.get('HX-Request', '')}"
+        path = hashlib.sha1(variant.encode()).hexdigest()
+        key = f"efuda:page:{version[0]}:{version[1]}:{get_language()}:{path}"
+        hit = cache.get(key)
+        if hit is None:
+            request.efuda_page_cache = True
+            try:
+                if replica_caught_up(club_id=version[0], version=version[1]):
+                    with reading_replica():
+                        response = view(request, *args, **kwargs)
+                else:
+                    response = view(request, *args, **kwargs)
+            finally:
+                request.efuda_page_cache = False
+            if response.status_code != 200 or response.streaming or response.cookies:
+                return _with_token(request, response)
+            headers = {k: response[k] for k in KEPT_HEADERS if response.has_header(k)}
+            hit = (response.content, headers)
+            cache.set(key, hit, settings.EFUDA_PAGE_CACHE_SECONDS)
+        content, headers = hit
+        return _with_token(request, HttpResponse(content, headers=headers))
+
+    return wrapper
+
+
+def _with_token(request, response):
+    if not response.streaming and CSRF_PLACEHOLDER.encode() in response.content:
+        response.content = response.content.replace(
+            CSRF_PLACEHOLDER.encode(), get_token(request).encode()
+        )
+    return response
