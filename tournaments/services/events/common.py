@@ -39,10 +39,11 @@ MESSAGES = {
     "not_confirmable": N_("This deal is already %(state)s."),
     "points_invalid": N_("Enter points as a number, e.g. -2 or 1.5."),
     "reason_empty": N_("Give a reason for the adjustment."),
-    "timer_minutes": N_("Enter the round time in minutes."),
+    "timer_minutes": N_("Enter the round time in minutes, from 1 to %(max)s."),
 }
 
 MAX_ROUNDS = 30
+TIMER_MAX_MINUTES = 1440  # a day
 
 
 _fail = make_fail(MESSAGES)

@@ -11,7 +11,7 @@ from django.utils import timezone
 from ...models import (
     TournamentRound,
 )
-from .common import _fail
+from .common import TIMER_MAX_MINUTES, _fail
 from .rounds import _fresh
 
 # --- the round timer -------------------------------------------------------------------------
@@ -24,17 +24,20 @@ def timer_start(*, rnd: TournamentRound, minutes: int | None = None) -> Tourname
     now = timezone.now()
     if minutes is not None:
         try:
-            seconds = int(Decimal(str(minutes)) * 60)
-        except (InvalidOperation, ValueError):
-            raise _fail("minutes", "timer_minutes") from None
-        if seconds <= 0:
-            raise _fail("minutes", "timer_minutes")
+            value = Decimal(str(minutes).strip())
+            if not value.is_finite():
+                raise ValueError(minutes)
+            seconds = int(value * 60)
+        except (InvalidOperation, ValueError, OverflowError):
+            raise _fail("minutes", "timer_minutes", max=TIMER_MAX_MINUTES) from None
+        if not 0 < seconds <= TIMER_MAX_MINUTES * 60:
+            raise _fail("minutes", "timer_minutes", max=TIMER_MAX_MINUTES)
     elif rnd.timer_left is not None:
         seconds = rnd.timer_left
     elif rnd.tournament.minutes_per_round:
         seconds = rnd.tournament.minutes_per_round * 60
     else:
-        raise _fail("minutes", "timer_minutes")
+        raise _fail("minutes", "timer_minutes", max=TIMER_MAX_MINUTES)
     rnd.timer_ends_at = now + datetime.timedelta(seconds=seconds)
     rnd.timer_left = None
     rnd.save(update_fields=["timer_ends_at", "timer_left"])
