@@ -5,25 +5,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0005_merge_offline_ratings'),
+        ("tournaments", "0005_merge_offline_ratings"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='ratinghistory',
-            name='club',
-            field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club'),
+            model_name="ratinghistory",
+            name="club",
+            field=models.ForeignKey(
+                db_constraint=False,
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="tournaments.club",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratinghistory',
-            name='deal',
-            field=models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.deal'),
+            model_name="ratinghistory",
+            name="deal",
+            field=models.ForeignKey(
+                db_constraint=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="tournaments.deal",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratinghistory',
-            name='player',
-            field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.player'),
+            model_name="ratinghistory",
+            name="player",
+            field=models.ForeignKey(
+                db_constraint=False,
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="tournaments.player",
+            ),
         ),
     ]
