@@ -4,8 +4,8 @@ The outbox posts a kept deal exactly as the entry form would, with the header
 ``X-Efuda-Outbox`` (``live``: the deal just saved, the page reloads after it; ``queued``: a
 deal sent from the outbox in the background). The entry views answer such a post with JSON
 instead of a page: recorded (also when it was recorded before: ``repeat``) or refused with the
-server's message. ``outbox_token_view`` gives a fresh CSRF token (after a login the old one
-is gone).
+server's message. ``outbox_token_view`` gives a fresh CSRF token (a login replaces the old
+one).
 """
 
 from django.contrib import messages
@@ -35,9 +35,10 @@ def _form_errors(form) -> tuple[str, dict]:
     return " ".join(lines), errors
 
 
-def outbox_reply(request, *, deal=None, form=None) -> JsonResponse:
+def outbox_reply(request, *, deal=None, form=None, next_url: str = "") -> JsonResponse:
     """JSON for the outbox: 200 with the deal's number when recorded (``repeat`` when it was
-    recorded before), 422 with the server's message when refused."""
+    recorded before) and the page that comes next, 422 with the server's message when
+    refused."""
     if request.headers.get(HEADER) == "queued":
         list(messages.get_messages(request))  # sent in the background: no pile of page messages
     if deal is not None:
@@ -46,7 +47,8 @@ def outbox_reply(request, *, deal=None, form=None) -> JsonResponse:
             _("No. %(seq)s was already recorded.") if repeat else _("No. %(seq)s recorded.")
         ) % {"seq": deal.seq}
         return JsonResponse(
-            {"ok": True, "seq": deal.seq, "repeat": repeat, "message": text}, status=200
+            {"ok": True, "seq": deal.seq, "repeat": repeat, "message": text, "next": next_url},
+            status=200,
         )
     text, errors = _form_errors(form) if form is not None else ("", {})
     if not text:
