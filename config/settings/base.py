@@ -142,6 +142,13 @@ CONTENT_SECURITY_POLICY = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# An optional streaming replica of the PostgreSQL primary: public read pages rendered for the
+# page cache read from it once it has caught up with the club (config/routers.py).
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(os.environ["DATABASE_REPLICA_URL"])
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["config.routers.PublicPagesReplicaRouter"]
+
 # The cache holds rendered read pages keyed by each club's data version (never stale, see
 # tournaments/views/page_cache.py). Local memory per process by default; with several
 # application servers set CACHE_URL to a shared Redis (redis://host:6379/0) or memcached

@@ -19,6 +19,8 @@
    Hooks for other scripts (the outbox of static/js/outbox.js):
    - dispatch "efuda:problems" on the form after putting a server's refusal into it: the page
      scrolls to the first problem and focuses it;
+   - dispatch "efuda:form-loaded" on the form after filling it with a form the server rendered
+     (errors and all): the Save guard is released and the first problem shown, no preview asked;
    - dispatch "efuda:form-reset" on the form after reusing it for the next deal: the Save guard is
      released and the preview recomputed;
    - window.efudaEntry.preview(form) asks for a preview now. */
@@ -109,18 +111,13 @@
       credentials: "same-origin",
       headers: { "HX-Request": "true", "X-Efuda-Preview": "1" }
     }).then(function (response) {
-      var to = response.headers.get("HX-Redirect");
-      if (to) {
-        window.location.assign(to);
-        return null;
-      }
       if (!response.ok) throw new Error(String(response.status));
-      return response.text();
+      return response.text(); // a preview never navigates away from what is being entered
     }).then(function (html) {
       s.busy = false;
       // A reply without the form (a login page after the session expired) is a failure too:
       // nothing is changed and nothing is asked again until the next change.
-      s.failed = html !== null && apply(form, html, key, adding) === "unusable";
+      s.failed = apply(form, html, key, adding) === "unusable";
       after(form);
     }, function () {
       s.busy = false;
@@ -277,51 +274,72 @@
 
   var autoLabel = ""; // the server's word for a last finisher placed automatically
 
+  /* Per tap field: the order tapped and the one player left, placed automatically once all
+     but one are placed (shown, not pressed; the server does the same on Save). */
+  function tapState(form, field) {
+    var buttons = Array.prototype.filter.call(form.querySelectorAll("[data-tap-player]"), function (b) {
+      return tapField(b) === field;
+    });
+    var order = orderOf(form, field);
+    var left = buttons.filter(function (b) {
+      return order.indexOf(b.getAttribute("data-tap-player")) < 0;
+    });
+    var auto = order.length > 0 && left.length === 1 ? left[0].getAttribute("data-tap-player") : null;
+    return { buttons: buttons, order: order, auto: auto };
+  }
+
+  function nameOf(form, id) {
+    var b = form.querySelector('[data-tap-player="' + id + '"] bdi');
+    return b ? b.textContent : id;
+  }
+
   function syncTaps(form) {
     var fields = {};
-    var buttons = form.querySelectorAll("[data-tap-player]");
     Array.prototype.forEach.call(form.querySelectorAll("[data-tap-player] .n.auto"), function (b) {
       autoLabel = b.textContent;
     });
-    Array.prototype.forEach.call(buttons, function (button) {
+    Array.prototype.forEach.call(form.querySelectorAll("[data-tap-player]"), function (button) {
       var field = tapField(button);
-      if (!fields[field]) fields[field] = orderOf(form, field);
-      var order = fields[field];
-      var place = order.indexOf(button.getAttribute("data-tap-player"));
-      // All but one placed: the last one is placed for the scorekeeper (shown, not pressed).
-      var auto = place < 0 && order.length > 0 && order.length === buttons.length - 1;
+      if (!fields[field]) fields[field] = tapState(form, field);
+      var id = button.getAttribute("data-tap-player");
+      var place = fields[field].order.indexOf(id);
+      var auto = fields[field].auto === id && Boolean(autoLabel);
       button.disabled = false;
       button.setAttribute("aria-pressed", place >= 0 ? "true" : "false");
-      button.classList.toggle("placed", place >= 0 || (auto && Boolean(autoLabel)));
+      button.classList.toggle("placed", place >= 0 || auto);
       var badge = button.querySelector(".n");
       if (!badge) {
         badge = document.createElement("b");
         badge.className = "n";
         button.insertBefore(badge, button.firstChild);
       }
-      badge.classList.toggle("auto", auto && Boolean(autoLabel));
+      badge.classList.toggle("auto", auto);
       badge.textContent = place >= 0 ? String(place + 1) : (auto ? autoLabel : "");
     });
     Array.prototype.forEach.call(form.querySelectorAll("ol.order-list"), function (list) {
       var field = list.getAttribute("data-tap-field") || "order";
-      var order = fields[field] || orderOf(form, field);
-      var names = order.map(function (id) {
-        var b = form.querySelector('[data-tap-player="' + id + '"] bdi');
-        return b ? b.textContent : id;
-      });
+      var st = fields[field] || tapState(form, field);
       var empty = list.querySelector(".empty");
       Array.prototype.forEach.call(list.querySelectorAll("li:not(.empty)"), function (li) {
         li.remove();
       });
-      names.forEach(function (name) {
+      var ids = st.order.concat(st.auto && autoLabel ? [st.auto] : []);
+      ids.forEach(function (id) {
         var li = document.createElement("li");
         var bdi = document.createElement("bdi");
-        bdi.textContent = name;
+        bdi.textContent = nameOf(form, id);
         li.appendChild(bdi);
+        if (id === st.auto) {
+          var mark = document.createElement("span");
+          mark.className = "mark auto";
+          mark.textContent = autoLabel;
+          li.appendChild(document.createTextNode(" "));
+          li.appendChild(mark);
+        }
         list.appendChild(li);
       });
       if (empty) {
-        empty.hidden = names.length > 0;
+        empty.hidden = ids.length > 0;
         list.appendChild(empty);
       }
     });
@@ -533,6 +551,12 @@
     syncSeats(form);
     syncTaps(form);
     schedule(form, 0);
+  });
+  // A form that another script filled from the server (the outbox reopening a refused deal)
+  // is, like a page just served, the server's view of its own state: no preview is asked.
+  document.addEventListener("efuda:form-loaded", function (event) {
+    var form = liveForm(event.target);
+    if (form) setUp(form);
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     var form = liveForm(event.target) || (event.target.querySelector && event.target.querySelector(FORM));

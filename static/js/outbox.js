@@ -18,7 +18,7 @@
 
    Markup: the element #outbox (templates/components/outbox.html) outside the entry form holds
    the addresses and the texts (data-*). The form is static/js/entry.js's (form[data-live-url]);
-   this script uses its hooks "efuda:form-reset" and "efuda:problems". No inline code anywhere. */
+   this script uses its hooks "efuda:form-reset" and "efuda:form-loaded". No inline code. */
 (function () {
   "use strict";
 
@@ -430,13 +430,13 @@
       return; // offline: the deal stays in the list; "Correct" works once the connection returns
     }
     idField(form).value = record.id;
-    form.dispatchEvent(new CustomEvent("efuda:form-reset", { bubbles: true }));
     reopened.querySelector("[data-outbox=message]").textContent = record.message || "";
     reopened.hidden = false;
     say("");
     await render();
     reopened.scrollIntoView({ block: "start" });
-    form.dispatchEvent(new CustomEvent("efuda:problems", { bubbles: true }));
+    // entry.js takes it as a form just served: Save guard released, first problem focused.
+    form.dispatchEvent(new CustomEvent("efuda:form-loaded", { bubbles: true }));
   }
 
   box.addEventListener("click", (event) => {

@@ -29,7 +29,7 @@ NAMES = ["太郎", "花子", "健一", "ゆき", "翔太", "美咲"]
 DAYS = [datetime.date(2025, 12, 20), datetime.date(2026, 1, 10), datetime.date(2026, 1, 24)]
 
 
-def _club(*, typo: bool):
+def _club(*, typo: bool, deals: int = 6):
     """The same evenings in two clubs. With ``typo``, 太郎 was recorded as 「太朗」 in some of the
     deals (never in the same deal as 太郎), including a redeal, a deleted deal and Daifugō
     rounds where 太朗 was 大富豪 (so a later round names him for 都落ち)."""
@@ -47,14 +47,15 @@ def _club(*, typo: bool):
         seated = [taro.id] + [players[n].id for n in NAMES[1:5]]
         nap = factories.session(club=club, ruleset=nap_rules, date=day)
         dai = factories.session(club=club, ruleset=dai_rules, date=day)
-        for n in range(8):
-            deal = deal_record(session=nap, data=napoleon_data(seated, n=n, redeal=(n == 5)))
-            if n == 6:
+        for n in range(deals):
+            deal = deal_record(session=nap, data=napoleon_data(seated, n=n, redeal=(n == 3)))
+            if n == 4:
                 deal_delete(deal=deal)
-            deal_record(session=dai, data=daifugo_data(seated, n=n))
+            if n < 4:
+                deal_record(session=dai, data=daifugo_data(seated, n=n))
         # 美咲 plays where 健一 sat, 太郎 (or the typo) still in.
         others = [taro.id, players["美咲"].id] + [players[n].id for n in NAMES[1:4]]
-        for n in range(3):
+        for n in range(min(deals, 2)):
             deal_record(session=nap, data=napoleon_data(others, n=n + 1))
     return club, players, wrong
 
@@ -111,7 +112,7 @@ def test_merge_equals_the_club_where_the_name_was_right():
 
 
 def test_a_deal_with_both_players_cannot_be_merged():
-    club, players, wrong = _club(typo=True)
+    club, players, wrong = _club(typo=True, deals=2)
     session = club.sessions.filter(game="napoleon").first()
     seated = [players["太郎"].id, wrong.id] + [players[n].id for n in NAMES[1:4]]
     deal_record(session=session, data=napoleon_data(seated, n=0))
@@ -126,7 +127,7 @@ def test_a_deal_with_both_players_cannot_be_merged():
 
 
 def test_merge_view_owner_only_and_shows_the_refusal(english):
-    club, players, wrong = _club(typo=True)
+    club, players, wrong = _club(typo=True, deals=2)
     owner, member = factories.UserFactory(), factories.UserFactory()
     factories.MembershipFactory(club=club, user=owner, role="owner")
     factories.MembershipFactory(club=club, user=member, role="member")

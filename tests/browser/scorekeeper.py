@@ -104,7 +104,7 @@ class Phone:
     """One scorekeeper's phone (a browser context at 360×640 with touch), logged in."""
 
     def __init__(self, browser, live_server, user, *, locale="ja-JP", width=360, height=640,
-                 scale=1):  # fmt: skip
+                 scale=1, axe=False):  # fmt: skip
         self.base = live_server.url
         self.context = browser.new_context(
             viewport={"width": width, "height": height},
@@ -122,6 +122,8 @@ class Phone:
                 "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
                 "domain": host, "path": "/",
             }])  # fmt: skip
+        if axe:  # the test injects axe-core into every page it opens (no page serves it)
+            self.context.add_init_script(path=str(AXE))
         self.page = self.context.new_page()
         self.page.set_default_timeout(20000)
         self.errors = []

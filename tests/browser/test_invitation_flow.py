@@ -26,6 +26,13 @@ def phone_context(browser):
     )  # fmt: skip
 
 
+def tap(page, selector):
+    """Tap a control that re-renders the entry form through htmx, and wait for the new form."""
+    with page.expect_response(lambda r: "/preview/" in r.url and r.request.method == "POST"):
+        page.locator(selector).first.click()
+    page.wait_for_function("!document.querySelector('#deal-form.htmx-request')")
+
+
 def login(page, base, username, password, next_url):
     page.goto(f"{base}{reverse('login')}?next={next_url}")
     page.fill("input[name=login]", username)
@@ -89,10 +96,11 @@ def test_invitation_sign_up_verify_record_claim(live_server, browser, settings):
 
     # As a scorekeeper they record a Daifugō round.
     page.goto(f"{base}{reverse('round_new', args=[club.slug, daifugo.pk])}")
-    for player in [players[1], players[0], players[2], players[3]]:
-        with page.expect_response(lambda r: "/preview/" in r.url):
-            page.locator(f'[data-tap-player="{player.id}"]').first.click()
-        page.wait_for_function("!document.querySelector('#deal-form.htmx-request')")
+    went_out = [players[1], players[0], players[2], players[3]]
+    for player in players[:4]:  # who is at the table, then the order they went out
+        tap(page, f'label:has(input[name=players][value="{player.id}"])')
+    for player in went_out:
+        tap(page, f'[data-tap-player="{player.id}"]')
     page.click("button[name=action][value=save]")
     page.wait_for_selector(f'[data-total="{players[1].id}"]')
     assert Deal.objects.filter(session=daifugo, created_by__username="yuki").count() == 1

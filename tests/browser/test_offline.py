@@ -253,7 +253,7 @@ def test_expired_login_keeps_the_deal_until_logged_in_again(keeper, table):
     assert Deal.objects.filter(session=table.nap).count() == 1
     with keeper.page.expect_navigation():
         keeper.tap("#outbox [data-outbox=login] a")
-    keeper.page.fill("input[name=username]", table.user.username)
+    keeper.page.fill("input[name=login]", table.user.username)
     keeper.page.fill("input[name=password]", "pass-word-123")
     with keeper.page.expect_navigation():
         keeper.page.click("button[type=submit].primary")

@@ -17,10 +17,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = bool(os.environ.get("EFUDA_UPDATE_SCREENSHOT"))
 
-# The server side of the same issue (refusals, no default honours, no-store, the Daifugō table's
-# players) is being built on another branch; until it is merged these fail, and say so.
-NEEDS_SERVER = pytest.mark.xfail(strict=True, reason="server side of the entry issue not merged")
-
 
 def report(flow, phone):
     """The measured count, for docs/entry.md (read it with pytest -s)."""
@@ -58,7 +54,6 @@ def checked(phone, name) -> list[str]:
     )
 
 
-@NEEDS_SERVER
 def test_typical_napoleon_deal_typed_then_stepped_at_300ms(phone, table):
     """The next deal at a seated table: 8 taps and one typed number, typed while previews
     return; then a deal with no typing at all (the honours stepper starts from the bid)."""
@@ -116,8 +111,8 @@ def test_typical_napoleon_deal_typed_then_stepped_at_300ms(phone, table):
     phone.settle()
     shown = phone.preview()
     assert shown[p3.id] > 0
-    if SHOTS:
-        page.evaluate("window.scrollTo(0, 0)")
+    if SHOTS:  # the taps of a deal: Napoleon, bid and trump, called card, adjutant
+        page.evaluate("document.querySelector('#field-napoleon').scrollIntoView()")
         phone.shot("entry-napoleon-taps.png")
     phone.save()
     report("Napoleon deal, seated table, no typing", phone)
@@ -161,7 +156,6 @@ def test_stepper_taps_are_never_lost(phone, table, latency):
     assert (deal.napoleon_id, deal.data["honours"], deal.trump) == (p1.id, 12, "D")
 
 
-@NEEDS_SERVER
 def test_seat_taps_at_600ms_never_move_and_keep_tap_order(phone, table):
     """A new table: five seats tapped quickly in clockwise order at 600 ms. The buttons stay
     where they are, each shows its seat number at once, and the deal has the intended seats."""
@@ -207,7 +201,6 @@ def test_seat_taps_at_600ms_never_move_and_keep_tap_order(phone, table):
     assert (deals[0].napoleon_id, deals[0].adjutant_id) == (napoleon.id, adjutant.id)
 
 
-@NEEDS_SERVER
 def test_double_tap_on_save_and_back_after_save(phone, table):
     """Save tapped twice at 300 ms records one deal; Back then shows a fresh form (or the saved
     deal), never the stale one, and Save from there records nothing more."""
@@ -261,7 +254,6 @@ def first_problem(phone):
     )
 
 
-@NEEDS_SERVER
 def test_refused_saves_name_the_problem_and_record_nothing(phone, table):
     """Save with something missing (the 流れ not tapped, the adjutant, the honours, the
     Napoleon made adjutant, the last finisher of a Daifugō round): refused, the page scrolled
@@ -287,11 +279,20 @@ def test_refused_saves_name_the_problem_and_record_nothing(phone, table):
     phone.tap("#id_honours")
     phone.type("#id_honours", "14")
     refused()  # no adjutant: not saved as 独り立ち
+    if SHOTS:
+        phone.shot("entry-refused.png")
     assert phone.page.evaluate("document.activeElement.name") == "adjutant"
     phone.choose("adjutant", p2.id)
     phone.page.fill("#id_honours", "")
     refused()  # no honours: not 0
     assert phone.page.evaluate("document.activeElement.id") == "id_honours"
+    phone.type("#id_honours", "21")  # more honours than there are: no points, a reason
+    phone.settle()
+    assert phone.page.locator("#preview [data-player]").count() == 0
+    assert "20" in phone.page.locator("#preview").inner_text()
+    refused()
+    assert phone.page.evaluate("document.activeElement.id") == "id_honours"
+    phone.page.fill("#id_honours", "")
     phone.type("#id_honours", "14")
     phone.choose("napoleon", p2.id)  # the adjutant made Napoleon
     refused()
@@ -313,7 +314,6 @@ def test_refused_saves_name_the_problem_and_record_nothing(phone, table):
     assert table.deals(table.dai).count() == 1
 
 
-@NEEDS_SERVER
 def test_daifugo_round_at_600ms(phone, table):
     """Five players: four taps and Save (the last one is placed for the scorekeeper); buttons
     stay put and show their place; a second tap takes a player out again."""
@@ -342,7 +342,7 @@ def test_daifugo_round_at_600ms(phone, table):
     assert phone.boxes(buttons) == before
     assert phone.no_sideways_scroll()
     if SHOTS:
-        page.evaluate("window.scrollTo(0, 0)")
+        page.evaluate("document.querySelector('#field-order').scrollIntoView()")
         phone.shot("entry-daifugo.png")
     phone.save()
     report("Daifugō round, five players", phone)

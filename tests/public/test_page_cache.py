@@ -127,3 +127,43 @@ def test_logged_in_users_and_private_clubs_are_not_shared(client, public_club, h
         403,
         404,
     )
+
+
+def test_replica_router_reads_there_only_inside_the_block():
+    from config.routers import PublicPagesReplicaRouter, reading_replica
+
+    router = PublicPagesReplicaRouter()
+    assert router.db_for_read(Club) is None
+    with reading_replica():
+        assert router.db_for_read(Club) == "replica"
+        assert router.db_for_write(Club) == "default"
+    assert router.db_for_read(Club) is None
+    assert router.allow_migrate("replica", "tournaments") is False
+
+
+def test_pages_for_the_cache_use_a_replica_only_once_it_caught_up(
+    client, public_club, history, monkeypatch
+):
+    from contextlib import contextmanager
+
+    from tournaments.selectors.clubs import replica_caught_up
+    from tournaments.views import page_cache
+
+    assert replica_caught_up(club_id=public_club.pk, version=0) is False  # none configured
+    entered = []
+
+    @contextmanager
+    def fake_replica():
+        entered.append(True)
+        yield
+
+    monkeypatch.setattr(page_cache, "reading_replica", fake_replica)
+    monkeypatch.setattr(page_cache, "replica_caught_up", lambda **kw: False)
+    standings(client, public_club)
+    assert entered == []  # lagging replica: the primary renders
+    from django.core.cache import cache
+
+    cache.clear()
+    monkeypatch.setattr(page_cache, "replica_caught_up", lambda **kw: True)
+    assert standings(client, public_club).status_code == 200
+    assert entered == [True]

@@ -6,35 +6,67 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0005_merge_offline_ratings'),
+        ("tournaments", "0005_merge_offline_ratings"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ImportJob',
+            name="ImportJob",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('filename', models.CharField(blank=True, max_length=200)),
-                ('sheet', models.CharField(blank=True, max_length=100)),
-                ('language', models.CharField(default='ja', max_length=10)),
-                ('data', models.BinaryField(default=bytes)),
-                ('lines', models.PositiveIntegerField(default=0)),
-                ('status', models.CharField(choices=[('queued', 'waiting'), ('running', 'importing'), ('done', 'imported'), ('failed', 'nothing imported')], default='queued', max_length=10)),
-                ('stage', models.CharField(blank=True, max_length=20)),
-                ('done', models.PositiveIntegerField(default=0)),
-                ('total', models.PositiveIntegerField(default=0)),
-                ('problems', models.JSONField(default=list)),
-                ('report', models.JSONField(default=dict)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='import_jobs', to='tournaments.club')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("filename", models.CharField(blank=True, max_length=200)),
+                ("sheet", models.CharField(blank=True, max_length=100)),
+                ("language", models.CharField(default="ja", max_length=10)),
+                ("data", models.BinaryField(default=bytes)),
+                ("lines", models.PositiveIntegerField(default=0)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "waiting"),
+                            ("running", "importing"),
+                            ("done", "imported"),
+                            ("failed", "nothing imported"),
+                        ],
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("stage", models.CharField(blank=True, max_length=20)),
+                ("done", models.PositiveIntegerField(default=0)),
+                ("total", models.PositiveIntegerField(default=0)),
+                ("problems", models.JSONField(default=list)),
+                ("report", models.JSONField(default=dict)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="import_jobs",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
     ]

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0003_import_jobs'),
-        ('tournaments', '0007_merge_accounts_solo'),
+        ("tournaments", "0003_import_jobs"),
+        ("tournaments", "0007_merge_accounts_solo"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -57,13 +57,20 @@ class Rating(models.Model):
 class RatingHistory(models.Model):
     """A player's rating after their ``n``-th rated deal (n = 1, 2, …) in this game.
 
-    A replay rewrites a club's rows in bulk, so the table carries no index the two below do not
-    already give (club and player lookups are their leading columns)."""
+    A replay rewrites a club's rows in bulk (a million at most), so the table carries no index
+    the two below do not already give (club and player lookups are their leading columns) and
+    no database foreign-key constraints: PostgreSQL checks deferred constraints row by row at
+    commit, which took 40 % of a replay. The rows are derived from score lines; Django still
+    deletes them with their club, player or deal (``on_delete=CASCADE``)."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
     game = models.CharField(max_length=16, choices=Game.choices)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+", db_constraint=False)
     n = models.PositiveIntegerField()
     date = models.DateField()
     mu = models.FloatField()

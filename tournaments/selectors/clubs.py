@@ -109,3 +109,15 @@ def club_page_version(*, slug: str | None = None, tournament_id=None) -> tuple[i
     else:
         return None
     return qs.values_list("pk", "data_version").first()
+
+
+def replica_caught_up(*, club_id: int, version: int) -> bool:
+    """Whether a configured read replica already holds the club at ``version`` (the primary's):
+    only then may a page for the shared cache be rendered from it, so no cache key is ever
+    filled with older data. False when there is no replica."""
+    from django.conf import settings
+
+    if "replica" not in settings.DATABASES:
+        return False
+    seen = Club.objects.using("replica").filter(pk=club_id).values_list("data_version", flat=True)
+    return bool(seen) and seen[0] >= version

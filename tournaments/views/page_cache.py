@@ -22,8 +22,10 @@ from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 
+from config.routers import reading_replica
+
 from ..context_processors import CSRF_PLACEHOLDER
-from ..selectors.clubs import club_page_version
+from ..selectors.clubs import club_page_version, replica_caught_up
 
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 
@@ -58,7 +60,11 @@ def cached_page(view):
         if hit is None:
             request.efuda_page_cache = True
             try:
-                response = view(request, *args, **kwargs)
+                if replica_caught_up(club_id=version[0], version=version[1]):
+                    with reading_replica():
+                        response = view(request, *args, **kwargs)
+                else:
+                    response = view(request, *args, **kwargs)
             finally:
                 request.efuda_page_cache = False
             if response.status_code != 200 or response.streaming or response.cookies:
