@@ -4,12 +4,10 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0003_tournaments_evening'),
-        ('tournaments', '0008_merge_0003_import_jobs_0007_merge_accounts_solo'),
-        ('tournaments', '0008_merge_ratings_unconstrained'),
+        ("tournaments", "0003_tournaments_evening"),
+        ("tournaments", "0008_merge_0003_import_jobs_0007_merge_accounts_solo"),
+        ("tournaments", "0008_merge_ratings_unconstrained"),
     ]
 
-    operations = [
-    ]
+    operations = []
