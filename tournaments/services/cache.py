@@ -27,8 +27,19 @@ CLUB_PATHS = (
     ("entry", "tournament", "club_id"),
     ("table", "round", "tournament", "club_id"),
 )
-# Models whose rows no read page shows.
-UNVERSIONED = {"pinattempt"}
+# Models whose rows no read page shows (PIN failures), and the high-volume rows that are only
+# ever written together with their deal, player or club, whose own save or delete bumps the
+# version in the same transaction (score lines, aggregates, ratings). Leaving these out keeps a
+# cascade (deleting a club, merging a player) from bumping once per row.
+UNVERSIONED = {
+    "pinattempt",
+    "scoreline",
+    "standingaggregate",
+    "bidaggregate",
+    "rating",
+    "ratingstate",
+    "ratinghistory",
+}
 
 
 def club_version_bump(*, club_id: int) -> None:

@@ -20,6 +20,7 @@ from ratings.engine import Rater, conservative, params_for
 
 from ..models import Deal, Rating, RatingHistory, RatingState, ScoreLine
 from ..selectors.ratings import rating_events
+from .cache import club_version_bump
 
 FLUSH_ROWS = 50_000
 _deferred: contextvars.ContextVar[set | None] = contextvars.ContextVar(
@@ -198,6 +199,7 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
             "params": asdict(params),
         },
     )
+    club_version_bump(club_id=club_id)  # the ratings pages show the new figures
     return state
 
 
