@@ -22,11 +22,10 @@ PASSWORD = "pass-word-123"  # tests.factories.UserFactory
 
 NAMES = ["太郎", "花子", "Ken", "ゆき", "Sam", "次郎"]
 
-# The preview has caught up with the form: no request on its way, nothing changed since.
-SETTLED = (
-    "() => { const p = document.querySelector('#preview');"
-    " return !p || p.getAttribute('aria-busy') !== 'true'; }"
-)
+# The preview has caught up with the form: no request on its way, nothing changed since. A
+# selector, not a page function: under the Content-Security-Policy (no eval) Playwright cannot
+# poll a function in the page.
+SETTLED = "#preview:not([aria-busy='true'])"
 
 
 # Contrast ratio (WCAG 2) of two computed CSS colours, as a page function.
@@ -128,9 +127,15 @@ class Phone:
         self.page.set_default_timeout(20000)
         self.errors = []
         self.page.on("pageerror", lambda err: self.errors.append(str(err)))
+        self.page.on("console", self._console)
         self.taps = 0
         self.typed = 0
         self._cdp = None
+
+    def _console(self, message):
+        """A script error or anything the Content-Security-Policy refused is a failure."""
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     def close(self):
         self.context.close()
@@ -163,7 +168,8 @@ class Phone:
         self.typed += 1
 
     def settle(self):
-        self.page.wait_for_function(SETTLED)
+        if self.page.locator("#preview").count():
+            self.page.wait_for_selector(SETTLED, state="attached")
 
     def save(self):
         """Tap Save and wait for the page it leads to."""

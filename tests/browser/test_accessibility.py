@@ -72,6 +72,7 @@ def test_axe_finds_no_serious_violation_on_any_page(browser, live_server):
                 violations = phone.axe()
                 if violations:
                     found[f"{locale} {name}"] = violations
+            assert phone.errors == [], phone.errors  # no script error, nothing refused by CSP
         finally:
             phone.close()
         visitor = Phone(browser, live_server, None, locale=locale, axe=True)

@@ -30,7 +30,7 @@ def tap(page, selector):
     """Tap a control that re-renders the entry form through htmx, and wait for the new form."""
     with page.expect_response(lambda r: "/preview/" in r.url and r.request.method == "POST"):
         page.locator(selector).first.click()
-    page.wait_for_function("!document.querySelector('#deal-form.htmx-request')")
+    page.wait_for_selector("#preview:not([aria-busy='true'])", state="attached")
 
 
 def login(page, base, username, password, next_url):

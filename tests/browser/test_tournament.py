@@ -22,7 +22,7 @@ def tap(page, selector):
     """Tap a control of the club's entry form; it re-renders through the table's preview."""
     with page.expect_response(lambda r: "/preview/" in r.url and r.request.method == "POST"):
         page.locator(selector).first.click()
-    page.wait_for_function("!document.querySelector('#deal-form.htmx-request')")
+    page.wait_for_selector("#preview:not([aria-busy='true'])", state="attached")
 
 
 def fill_napoleon(page, seats, names):
@@ -38,7 +38,7 @@ def fill_napoleon(page, seats, names):
     page.fill("#id_honours", "")
     with page.expect_response(lambda r: "/preview/" in r.url):
         page.locator("#id_honours").press_sequentially("14")
-    page.wait_for_function("!document.querySelector('#deal-form.htmx-request')")
+    page.wait_for_selector("#preview:not([aria-busy='true'])", state="attached")
     preview = page.locator("#preview")
     assert preview.locator(f'[data-player="{seats[0]}"]').inner_text() == "+2"
 
