@@ -54,15 +54,25 @@ def enter_deal(phone, seats, n, *, honours=None, discarded=None):
     return napoleon, honours
 
 
+def until(page, expression, arg=None, timeout=30000):
+    """Poll ``expression`` (a function) until it is true. Not wait_for_function: its predicate
+    is evaluated from a string, which the pages' Content-Security-Policy rightly forbids."""
+    for _ in range(timeout // 100):
+        if page.evaluate(expression, arg):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"never true: {expression[:80]}")
+
+
 def wait_outbox(phone, n, state="waiting", timeout=30000):
-    phone.page.wait_for_function(WAITING, arg=[state, n], timeout=timeout)
+    until(phone.page, WAITING, [state, n], timeout)
 
 
 def save_offline(phone, waiting):
     """Save without a connection: kept on the phone, and the form is cleared for the next."""
     phone.tap("button[name=action][value=save]")
     wait_outbox(phone, waiting)
-    phone.page.wait_for_function("!document.querySelector('input[name=napoleon]:checked')")
+    until(phone.page, "() => !document.querySelector('input[name=napoleon]:checked')")
 
 
 def arrived(phone, session, count):
@@ -158,7 +168,7 @@ def test_twenty_deals_offline_arrive_in_order_once(keeper, table):
 def test_page_reopens_offline_with_its_outbox(keeper, table, live_server):
     path = entry_path(table)
     keeper.goto(path)
-    keeper.page.wait_for_function(CACHED, arg=path)  # the service worker keeps the page
+    until(keeper.page, CACHED, path)  # the service worker keeps the page
     keeper.context.set_offline(True)
     expected = enter_deal(keeper, seat_ids(table), 2)
     save_offline(keeper, 1)
