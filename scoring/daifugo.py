@@ -185,7 +185,9 @@ def _explain(order, penalised, fell, final, titles, points, first_lead) -> tuple
                "大貧民."), {"player": fell},
         ))  # fmt: skip
     for position, player in enumerate(final, start=1):
+        one = abs(points[player]) == 1  # "+1 point", "+2 points" (the core has no ngettext)
         lines.append(Message(
+            N_("%(position)s. %(player)s — %(title)s, %(points)s point.") if one else
             N_("%(position)s. %(player)s — %(title)s, %(points)s points."),
             {"position": position, "player": player,
              "title": TITLE_LABELS[titles[player]][0], "points": f"{points[player]:+d}"},

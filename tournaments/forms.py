@@ -382,7 +382,9 @@ class SessionForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )  # fmt: skip
     table = forms.CharField(label=_("Table"), max_length=40, initial="A")
-    rules = forms.ChoiceField(label=_("Rule set"))
+    rules = forms.ChoiceField(
+        label=_("Rule set"), error_messages={"required": _("Choose the rules this table plays.")}
+    )
 
     def __init__(self, *args, rule_choices=(), **kwargs):
         super().__init__(*args, **kwargs)

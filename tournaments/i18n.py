@@ -2,8 +2,7 @@
 
 from collections.abc import Mapping, Sequence
 
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, pgettext_lazy
 
 from core.errors import EfudaError
 
@@ -46,7 +45,12 @@ def error_text(error: EfudaError, names: Mapping | None = None) -> str:
 
 
 # Accessible names of the suit symbols (a screen reader says "Spades", not "black spade suit").
-SUIT_NAMES = {"S": _("Spades"), "H": _("Hearts"), "D": _("Diamonds"), "C": _("Clubs")}
+SUIT_NAMES = {
+    "S": pgettext_lazy("card suit", "Spades"),
+    "H": pgettext_lazy("card suit", "Hearts"),
+    "D": pgettext_lazy("card suit", "Diamonds"),
+    "C": pgettext_lazy("card suit", "Clubs"),
+}
 RED_SUITS = frozenset({"H", "D", "♥", "♦", "♡", "♢"})
 
 

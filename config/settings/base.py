@@ -190,7 +190,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 LOGIN_URL = "login"  # allauth's login view (config/urls.py)
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "after_login"  # the user's club when they have exactly one
 LOGOUT_REDIRECT_URL = "home"
 
 # Login rate limiting (django-axes): lock a username+IP pair after repeated failures.

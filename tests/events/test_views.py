@@ -50,15 +50,19 @@ def test_private_tournament_invisible_to_outsiders(client, users, running):
         reverse("tournament_table", args=[t.pk, tables[0].pk]),
         reverse("tournament_results_pdf", args=[t.pk]),
     ]
-    for url in urls:
+    # a table's page is its QR code's address: without a PIN it is the PIN form (no names)
+    for url in urls[:2] + urls[3:]:
         assert client.get(url).status_code == 404
+    assert 'name="seat"' in client.get(urls[2]).content.decode()
     client.force_login(users["outsider"])
-    for url in urls:
+    for url in urls[:2] + urls[3:]:
         assert client.get(url).status_code == 404
+    page = client.get(urls[2]).content.decode()
+    assert 'name="seat"' in page and "選手" not in page and t.name not in page
     client.force_login(users["member"])
     assert client.get(urls[0]).status_code == 200
     assert client.get(urls[1]).status_code == 200
-    assert client.get(urls[2]).status_code == 403  # a member but neither staff nor seated
+    assert 'name="seat"' in client.get(urls[2]).content.decode()  # a member without a PIN
 
 
 def test_public_tournament_readable_by_anyone(client, running):
@@ -67,7 +71,8 @@ def test_public_tournament_readable_by_anyone(client, running):
     response = client.get(reverse("tournament_standings", args=[t.pk]))
     assert response.status_code == 200 and "選手1" in response.content.decode()
     assert client.get(reverse("tournament_timer", args=[t.pk])).status_code == 200
-    assert client.get(reverse("tournament_table", args=[t.pk, tables[0].pk])).status_code == 403
+    page = client.get(reverse("tournament_table", args=[t.pk, tables[0].pk])).content.decode()
+    assert 'name="seat"' in page  # the PIN form for that table
 
 
 STAFF_POSTS = [
@@ -189,7 +194,8 @@ def test_reissued_pin_logs_old_phone_out(client, running):
     entry = t.entries.get(player_id=tables[0].seats[0])
     login_pin(client, t, entry)
     svc.pin_issue(entry=entry)
-    assert client.get(reverse("tournament_table", args=[t.pk, tables[0].pk])).status_code == 404
+    page = client.get(reverse("tournament_table", args=[t.pk, tables[0].pk])).content.decode()
+    assert 'name="seat"' in page and 'name="napoleon"' not in page  # back to the PIN form
 
 
 def test_wrong_pin_is_rejected(client, running):

@@ -202,7 +202,7 @@ def test_session_page_running_totals_and_winner(client, napoleon_session, player
         reverse("session_detail", args=[napoleon_session.club.slug, napoleon_session.pk])
     ).content.decode()
     # deal 2: solo win, Napoleon +4, others -1 → 太郎 +1, 花子 0, Ken +3.
-    assert "独り立ち" in html and "13♥" in html
+    assert "独り立ち" in html and '13<span class="suit-red">♥</span>' in html  # red ♥
     assert "Ken</bdi> +3" in html and "太郎</bdi> +1" in html
     assert 'class="winner-line"><span class="crown" aria-hidden="true">★</span>' in html
     assert html.index("winner-line") < html.index("Ken</bdi>", html.index("winner-line"))

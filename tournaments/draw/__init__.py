@@ -7,10 +7,12 @@ bridge that feeds it from the database. See ``docs/tournaments.md`` for the algo
 """
 
 from .errors import DrawUserError
-from .generator import METHODS, Draw, History, PastRound, make_draw
+from .generator import METHODS, Draw, History, PastRound, make_draw, repeat_count
+from .plan import Plan, plain_annealing, plan_rounds, plan_to_json, planned_round
 from .sizes import choose_sizes, preferred_size
 
 __all__ = [
-    "METHODS", "Draw", "DrawUserError", "History", "PastRound", "choose_sizes", "make_draw",
-    "preferred_size",
+    "METHODS", "Draw", "DrawUserError", "History", "PastRound", "Plan", "choose_sizes",
+    "make_draw", "plain_annealing", "plan_rounds", "plan_to_json", "planned_round",
+    "preferred_size", "repeat_count",
 ]  # fmt: skip

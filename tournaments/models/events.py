@@ -55,6 +55,15 @@ class Tournament(models.Model):
     )
     is_public = models.BooleanField(_("public"), default=False)
     seed = models.PositiveIntegerField(_("draw seed"), default=0)
+    # The mixing draw plans every round still to play at once; the plan is kept here and used
+    # round by round while the field and the rounds played are as it assumed (see draw/plan.py).
+    draw_plan = models.JSONField(default=dict, blank=True, editable=False)
+    standings_hidden_rounds = models.PositiveSmallIntegerField(
+        _("hide the standings for the final rounds"),
+        default=0,
+        help_text=_("The live standings stop at the round before these rounds until revealed."),
+    )
+    standings_revealed = models.BooleanField(_("standings revealed"), default=False)
     extra_staff = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
@@ -69,7 +78,7 @@ class Tournament(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    history = HistoricalRecords(m2m_fields=[])
+    history = HistoricalRecords(m2m_fields=[extra_staff], excluded_fields=["draw_plan"])
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -90,6 +99,7 @@ class TournamentEntry(models.Model):
     pin_hash = models.CharField(max_length=64, blank=True, editable=False)
     pin_issued_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords(excluded_fields=["pin_hash"])
 
     class Meta:
         ordering = ["tournament", "id"]
@@ -115,6 +125,7 @@ class TournamentRound(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     timer_ends_at = models.DateTimeField(null=True, blank=True)  # set while the clock runs
     timer_left = models.PositiveIntegerField(null=True, blank=True)  # seconds, while stopped
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -135,6 +146,7 @@ class TournamentTable(models.Model):
     session = models.OneToOneField(
         GameSession, on_delete=models.PROTECT, null=True, blank=True, related_name="event_table"
     )
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["round", "number"]
@@ -218,14 +230,21 @@ class Adjustment(models.Model):
 
 
 class PinAttempt(models.Model):
-    """A failed PIN entry, for rate limiting (per tournament and client address)."""
+    """A failed PIN entry, for rate limiting per client address and the entry guessed (none
+    when the PIN was typed without choosing a name)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     address = models.CharField(max_length=64)
+    entry = models.ForeignKey(
+        TournamentEntry, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
-        indexes = [models.Index(fields=["tournament", "address"], name="pinattempt_addr")]
+        indexes = [
+            models.Index(fields=["tournament", "address"], name="pinattempt_addr"),
+            models.Index(fields=["entry", "address"], name="pinattempt_entry"),
+        ]
 
     def __str__(self) -> str:
         return f"PIN failure {self.address} at {self.created_at}"

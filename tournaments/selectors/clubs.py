@@ -35,6 +35,16 @@ class ClubHome:
     tournaments: list[Tournament] = field(default_factory=list)
 
 
+def slugs_of_member_clubs(*, user, limit: int) -> list[str]:
+    """The addresses of (at most ``limit``) clubs ``user`` belongs to, by name."""
+    return list(
+        Club.objects.filter(memberships__user=user)
+        .order_by("name")
+        .values_list("slug", flat=True)
+        .distinct()[:limit]
+    )
+
+
 def clubs_visible(*, user) -> QuerySet[Club]:
     """The clubs on the front page: public ones, the user's own, every club for site staff."""
     if getattr(user, "is_superuser", False):

@@ -129,6 +129,14 @@ def current_round(tournament: Tournament) -> TournamentRound | None:
     return tournament.rounds.order_by("-number").first()
 
 
+def current_table(tournament: Tournament, number: int) -> TournamentTable | None:
+    """Table ``number`` of the latest started round (the table code on a seating card)."""
+    rnd = tournament.rounds.filter(started_at__isnull=False).order_by("-number").first()
+    if rnd is None:
+        return None
+    return rnd.tables.filter(number=number).first()
+
+
 def entry_table(tournament: Tournament, entry: TournamentEntry) -> TournamentTable | None:
     """Where a PIN holder sits in the latest started round."""
     rnd = tournament.rounds.filter(started_at__isnull=False).order_by("-number").first()

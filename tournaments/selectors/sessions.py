@@ -13,6 +13,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+import rules
 from core.errors import EfudaError
 from rules import TITLE_LABELS
 from scoring.cards import SUIT_SYMBOLS, parse_card
@@ -357,3 +358,33 @@ def preview_row(*, game: str, data: dict, outcome: dict, names: dict[str, str]) 
     deal = Deal(id=None, seq=0, game=game, data=data, outcome=outcome, version=0)
     build = _napoleon_row if game == Game.NAPOLEON else _daifugo_row
     return build(deal, names, [])
+
+
+def _ruleset_label(ruleset) -> str:
+    if ruleset.name:
+        return ruleset.name
+    preset = rules.PRESETS.get(ruleset.code)
+    return gettext(preset.name_en) if preset is not None else ruleset.code
+
+
+def session_rule_choices(*, club: Club) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The rules a new session may be played under, grouped by game, Napoleon first.
+
+    Within a game: the club's own rule sets, most used first, then the presets, except a preset
+    the club already has as a rule set with no changes (the same rules twice, under two names,
+    is a near-duplicate). Nothing is pre-selected: the form starts with an empty choice."""
+    own = list(club.rulesets.annotate(used=Count("sessions")).order_by("-used", "name", "code"))
+    same_as_preset = {r.preset for r in own if not r.options}
+    groups = []
+    for game, label in Game.choices:
+        choices = [
+            (r.code, _ruleset_label(r)) for r in own if rules.PRESETS.get(r.preset) is not None
+            and rules.PRESETS[r.preset].game == game
+        ]  # fmt: skip
+        have = {code for code, _label in choices}
+        for code, preset in rules.PRESETS.items():
+            if preset.game == game and code not in have and code not in same_as_preset:
+                choices.append((code, gettext(preset.name_en)))
+        if choices:
+            groups.append((str(label), choices))
+    return groups

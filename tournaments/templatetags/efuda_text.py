@@ -1,10 +1,48 @@
-"""Template filters for text people typed (loaded everywhere through TEMPLATES builtins)."""
+"""Text filters for pages and PDFs (loaded everywhere through TEMPLATES builtins).
+
+``{{ name|isolate }}``: a name in a ``<title>``, wrapped in Unicode isolates (FSI … PDI).
+
+``{{ text|suits }}``: ♥ and ♦ (and their white forms) wrapped in ``<span class="suit-red">``, so
+red suits print red (the colour is in efuda.css and the PDF stylesheet).
+
+``{{ "独り立ち"|term }}``: a game term in the clubs' own Japanese; on an English page it is
+marked ``lang="ja"`` and followed by a short English gloss: 独り立ち (solo).
+"""
+
+import re
 
 from django import template
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
 
 FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE
+
+_RED = re.compile("([♥♦♡♢])")
+
+GLOSSES = {
+    "独り立ち": _("solo"),
+    "作戦B": _("Plan B"),
+    "都落ち": _("fall from the capital"),
+    "流れ": _("redeal"),
+}
+
+
+@register.filter(needs_autoescape=True)
+def suits(value, autoescape=True):
+    text = str(conditional_escape(value) if autoescape else value)
+    return mark_safe(_RED.sub(r'<span class="suit-red">\1</span>', text))  # noqa: S308 - escaped
+
+
+@register.filter
+def term(value):
+    if (get_language() or "ja").startswith("ja") or value not in GLOSSES:
+        return value
+    return format_html('<span lang="ja">{}</span> <span class="gloss">({})</span>', value,
+                       GLOSSES[value])  # fmt: skip
 
 
 @register.filter

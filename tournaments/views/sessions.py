@@ -7,14 +7,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django_tables2 import RequestConfig
 
-import rules
 from core.errors import EfudaError
 
 from ..forms import SessionForm, add_efuda_error
-from ..models import Club, Game, GameSession, Role
+from ..models import Game, GameSession, Role
 from ..permissions import can_manage, can_record, club_for_request
-from ..selectors.clubs import club_rulesets
-from ..selectors.sessions import club_sessions, session_detail
+from ..selectors.sessions import club_sessions, session_detail, session_rule_choices
 from ..services.sessions import session_start
 from ..tables import SessionTable, SessionTotalsTable
 from .page_cache import cached_page
@@ -36,27 +34,11 @@ def session_list_view(request, club_slug: str):
     })  # fmt: skip
 
 
-def _rule_choices(club: Club) -> list[tuple[str, str]]:
-    choices = []
-    seen = set()
-    for ruleset in club_rulesets(club=club):
-        try:
-            game = dict(Game.choices).get(ruleset.game, ruleset.game)
-        except EfudaError:
-            continue
-        choices.append((ruleset.code, f"{ruleset.name or ruleset.code} ({game})"))
-        seen.add(ruleset.code)
-    for code, preset in rules.PRESETS.items():
-        if code not in seen:
-            choices.append((code, _(preset.name_en)))
-    return choices
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_new_view(request, club_slug: str):
     club = club_for_request(request, club_slug, role=Role.SCOREKEEPER)
-    choices = _rule_choices(club)
+    choices = [("", _("Choose the rules this table plays"))] + session_rule_choices(club=club)
     if request.method == "POST":
         form = SessionForm(request.POST, rule_choices=choices)
         if form.is_valid():

@@ -1,0 +1,33 @@
+"""Tournaments: entries, check-in, the seating draw of each round, table PINs, deal
+confirmation, penalties and the round timer. The only code that writes tournament rows.
+
+Each drawn table plays as one ``GameSession`` created when the round starts, so deals at a
+tournament table are recorded by exactly the same ``deal_record`` as in club sessions. One
+module per concern; this package re-exports them (``services.events.round_draw`` …).
+"""
+
+from .adjustments import adjustment_add, adjustment_delete
+from .common import (
+    MAX_ROUNDS,
+    MESSAGES,
+    PIN_DIGITS,
+    PIN_FAILURE_WINDOW,
+    PIN_FAILURES_ALLOWED,
+    PIN_FAILURES_PER_ENTRY,
+)
+from .entries import entry_add, entry_check_in, entry_drop, entry_undrop, tournament_create
+from .pins import pin_check, pin_digest, pin_issue, pin_issue_all, pin_normalize, pin_revoke
+from .rounds import playing_ids, round_draw, round_finish, round_start, round_swap, table_label
+from .table_deals import deal_confirm, deal_dispute, table_deal_record
+from .timer import timer_start, timer_stop
+
+__all__ = [
+    "MAX_ROUNDS", "MESSAGES", "PIN_DIGITS", "PIN_FAILURES_ALLOWED", "PIN_FAILURES_PER_ENTRY",
+    "PIN_FAILURE_WINDOW",
+    "adjustment_add", "adjustment_delete", "deal_confirm", "deal_dispute", "entry_add",
+    "entry_check_in", "entry_drop", "entry_undrop", "pin_check", "pin_digest", "pin_issue",
+    "pin_issue_all", "pin_normalize", "pin_revoke", "playing_ids", "round_draw", "round_finish",
+    "round_start",
+    "round_swap", "table_deal_record", "table_label", "timer_start", "timer_stop",
+    "tournament_create",
+]  # fmt: skip

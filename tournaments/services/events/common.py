@@ -1,0 +1,53 @@
+"""Messages and small helpers shared by the tournament services."""
+
+from __future__ import annotations
+
+import datetime
+
+from core.i18n import N_
+
+from ..errors import make_fail
+
+PIN_DIGITS = 6
+PIN_FAILURES_ALLOWED = 10  # bare PINs (no player chosen) per address …
+PIN_FAILURES_PER_ENTRY = 5  # PINs for one chosen player per address …
+PIN_FAILURE_WINDOW = datetime.timedelta(minutes=15)  # … within this window
+
+MESSAGES = {
+    "name_empty": N_("A tournament needs a name."),
+    "rounds_range": N_("A tournament has between 1 and %(max)s rounds."),
+    "method_unknown": N_("“%(method)s” is not a seating method."),
+    "mode_unknown": N_("“%(mode)s” is not a standings option."),
+    "table_size": N_("Tables of %(size)s players are not allowed by this rule set."),
+    "ruleset_club": N_("That rule set belongs to another club."),
+    "entry_exists": N_("%(name)s is already entered."),
+    "entry_dropped": N_("%(name)s has dropped out."),
+    "round_started": N_("Round %(number)s has started; its seating can no longer change."),
+    "round_not_started": N_("Round %(number)s has not started yet."),
+    "round_finished": N_("Round %(number)s is finished."),
+    "round_unfinished": N_("Finish round %(number)s before drawing the next one."),
+    "round_unstarted": N_("Start round %(number)s before drawing the next one."),
+    "rounds_done": N_("All %(count)s rounds have been drawn."),
+    "no_round": N_("No round has been drawn yet."),
+    "swap_unknown": N_("%(value)s is not in this round's draw."),
+    "swap_same": N_("Choose two different players to swap."),
+    "pin_wrong": N_("That PIN is not valid for this tournament."),
+    "pin_throttled": N_("Too many wrong PINs. Wait a few minutes and ask the staff."),
+    "not_at_table": N_("You are not seated at this table."),
+    "seats_table": N_("The players of a deal must be exactly the players of the table."),
+    "confirm_own": N_("A second player must confirm; you recorded this deal."),
+    "not_confirmable": N_("This deal is already %(state)s."),
+    "points_invalid": N_("Enter points as a number, e.g. -2 or 1.5."),
+    "reason_empty": N_("Give a reason for the adjustment."),
+    "timer_minutes": N_("Enter the round time in minutes, from 1 to %(max)s."),
+}
+
+MAX_ROUNDS = 30
+TIMER_MAX_MINUTES = 1440  # a day
+
+
+_fail = make_fail(MESSAGES)
+
+
+def _user(user):
+    return user if getattr(user, "is_authenticated", False) else None

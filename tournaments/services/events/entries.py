@@ -1,0 +1,127 @@
+"""Tournaments and their entries: creation, entering players, check-in, drop-outs."""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+
+from django.db import IntegrityError, transaction
+
+from ...models import (
+    Club,
+    ClubRuleSet,
+    DrawMethod,
+    StandingsMode,
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+)
+from ...selectors.rulesets import ruleset_rules
+from ..names import clean_name
+from ..players import player_get_or_create
+from .common import MAX_ROUNDS, _fail, _user
+from .rounds import _latest_round, round_draw
+
+# --- tournaments and entries ---------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    club: Club,
+    name: str,
+    date: datetime.date,
+    ruleset: ClubRuleSet,
+    rounds_planned: int = 4,
+    deals_per_round: int | None = None,
+    minutes_per_round: int | None = None,
+    draw_method: str = DrawMethod.MIXING,
+    table_size: int | None = None,
+    standings_mode: str = StandingsMode.RAW,
+    require_confirmation: bool = False,
+    is_public: bool = False,
+    seed: int | None = None,
+    user=None,
+) -> Tournament:
+    name = clean_name(name, field="name")
+    if not name:
+        raise _fail("name", "name_empty")
+    if ruleset.club_id != club.pk:
+        raise _fail("ruleset", "ruleset_club")
+    pure = ruleset_rules(ruleset)
+    if not 1 <= int(rounds_planned or 0) <= MAX_ROUNDS:
+        raise _fail("rounds_planned", "rounds_range", max=MAX_ROUNDS)
+    if draw_method not in DrawMethod.values:
+        raise _fail("draw_method", "method_unknown", method=draw_method)
+    if standings_mode not in StandingsMode.values:
+        raise _fail("standings_mode", "mode_unknown", mode=standings_mode)
+    if table_size and table_size not in pure.players:
+        raise _fail("table_size", "table_size", size=table_size)
+    return Tournament.objects.create(
+        club=club,
+        name=name[:100],
+        date=date,
+        game=ruleset.game,
+        ruleset=ruleset,
+        rounds_planned=rounds_planned,
+        deals_per_round=deals_per_round or None,
+        minutes_per_round=minutes_per_round or None,
+        draw_method=draw_method,
+        table_size=table_size or None,
+        standings_mode=standings_mode,
+        require_confirmation=require_confirmation,
+        is_public=is_public,
+        seed=secrets.randbelow(10**6) if seed is None else seed,
+        created_by=_user(user),
+    )
+
+
+@transaction.atomic
+def entry_add(*, tournament: Tournament, name: str, checked_in: bool = False) -> TournamentEntry:
+    """Enter a player (a club player by name; a new name becomes a new club player).
+    Late arrivals are entered and checked in the same way before the next draw."""
+    player = player_get_or_create(club=tournament.club, name=name, field="name")
+    try:
+        with transaction.atomic():
+            return TournamentEntry.objects.create(
+                tournament=tournament, player=player, checked_in=checked_in
+            )
+    except IntegrityError:
+        raise _fail("name", "entry_exists", name=player.name) from None
+
+
+def entry_check_in(*, entry: TournamentEntry, checked_in: bool = True) -> TournamentEntry:
+    if entry.dropped_at_round is not None and checked_in:
+        raise _fail("entry", "entry_dropped", name=entry.player.name)
+    entry.checked_in = checked_in
+    entry.save(update_fields=["checked_in"])
+    return entry
+
+
+@transaction.atomic
+def entry_drop(*, entry: TournamentEntry, user=None) -> TournamentEntry:
+    """Drop a player from the first round that has not started on. If that round is drawn
+    already, it is redrawn (same seed) without them."""
+    tournament = entry.tournament
+    pending = _latest_round(tournament)
+    if pending is not None and pending.started_at is None:
+        first_open = pending.number
+    else:
+        first_open = (pending.number + 1) if pending is not None else 1
+    entry.dropped_at_round = first_open
+    entry.checked_in = False
+    entry.save(update_fields=["dropped_at_round", "checked_in"])
+    if pending is not None and pending.started_at is None and _seated(pending, entry.player_id):
+        round_draw(tournament=tournament, seed=pending.seed, user=user)
+    return entry
+
+
+@transaction.atomic
+def entry_undrop(*, entry: TournamentEntry) -> TournamentEntry:
+    entry.dropped_at_round = None
+    entry.save(update_fields=["dropped_at_round"])
+    return entry
+
+
+def _seated(rnd: TournamentRound, player_id: int) -> bool:
+    return any(player_id in t.seats for t in rnd.tables.all()) or player_id in rnd.sitouts

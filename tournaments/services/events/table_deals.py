@@ -1,0 +1,140 @@
+"""Deals at a tournament table and their confirmation or dispute."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from ...models import (
+    ConfirmationState,
+    Deal,
+    DealConfirmation,
+    Game,
+    TournamentEntry,
+    TournamentTable,
+)
+from ..deals import deal_record, deal_recorded
+from .common import _fail, _user
+
+# --- deals at a table and their confirmation -------------------------------------------------
+
+
+def _check_table_players(table: TournamentTable, game: str, data: dict) -> None:
+    key = "seats" if game == Game.NAPOLEON else "order"
+    given = data.get(key) or []
+    try:
+        given_ids = sorted(int(p) for p in given)
+    except (TypeError, ValueError):
+        raise _fail(key, "seats_table") from None
+    if given_ids != sorted(table.seats):
+        raise _fail(key, "seats_table")
+
+
+def table_deal_record(
+    *,
+    table: TournamentTable,
+    data: dict,
+    entry: TournamentEntry | None = None,
+    user=None,
+    staff: bool = False,
+    client_id=None,
+) -> Deal:
+    """Record a deal at a tournament table (by a seated PIN holder or by staff).
+
+    The deal is an ordinary session deal; its ``DealConfirmation`` says whether it counts in
+    the official standings yet (staff entries, and all entries when the tournament does not ask
+    for confirmation, count at once). A repeated ``client_id`` returns the deal already recorded
+    (marked ``already_recorded``), even once the round has finished."""
+    with transaction.atomic():
+        table = TournamentTable.objects.select_related("round__tournament", "session").get(
+            pk=table.pk
+        )
+        rnd = table.round
+        if not staff and (entry is None or entry.player_id not in table.seats):
+            raise _fail("__all__", "not_at_table")
+        if table.session is not None:
+            existing = deal_recorded(session=table.session, client_id=client_id)
+            if existing is not None:
+                return existing
+        if rnd.started_at is None or table.session is None:
+            raise _fail("__all__", "round_not_started", number=rnd.number)
+        if rnd.finished_at is not None:
+            raise _fail("__all__", "round_finished", number=rnd.number)
+        _check_table_players(table, table.session.game, data)
+        deal = deal_record(session=table.session, data=data, user=user, client_id=client_id)
+        confirmed = staff or not rnd.tournament.require_confirmation
+        DealConfirmation.objects.get_or_create(
+            deal=deal,
+            defaults={
+                "table": table,
+                "state": ConfirmationState.CONFIRMED if confirmed else ConfirmationState.PENDING,
+                "recorded_by": None if staff else entry,
+                "decided_by_user": _user(user) if staff else None,
+            },
+        )
+    return deal
+
+
+def _confirmation(deal: Deal) -> DealConfirmation:
+    confirmation = (
+        DealConfirmation.objects.select_for_update(of=("self",))
+        .select_related("table__round")
+        .filter(deal=deal)
+        .first()
+    )
+    if confirmation is None:  # recorded through the club pages by a scorekeeper: counts
+        table = TournamentTable.objects.get(session_id=deal.session_id)
+        confirmation = DealConfirmation.objects.create(
+            deal=deal, table=table, state=ConfirmationState.CONFIRMED
+        )
+    return confirmation
+
+
+def _player_may_decide(c: DealConfirmation, entry: TournamentEntry | None) -> None:
+    """A player decides only a waiting deal of their own table while its round runs; a
+    confirmed deal, a deal recorded by staff and every deal of a finished round are the
+    staff's to change (with history, through the same services)."""
+    if entry is None or entry.player_id not in c.table.seats:
+        raise _fail("__all__", "not_at_table")
+    if c.table.round.finished_at is not None:
+        raise _fail("__all__", "round_finished", number=c.table.round.number)
+    if c.state != ConfirmationState.PENDING:
+        raise _fail("__all__", "not_confirmable", state=c.get_state_display())
+
+
+@transaction.atomic
+def deal_confirm(
+    *, deal: Deal, entry: TournamentEntry | None = None, user=None, staff: bool = False
+) -> DealConfirmation:
+    """A second player of the table (not the one who recorded it) or staff confirm a deal.
+    Staff may also settle a disputed deal this way."""
+    c = _confirmation(deal)
+    if not staff:
+        _player_may_decide(c, entry)
+        if c.recorded_by_id == entry.pk:
+            raise _fail("__all__", "confirm_own")
+    c.state = ConfirmationState.CONFIRMED
+    c.decided_by = None if staff else entry
+    c.decided_by_user = _user(user) if staff else None
+    c.save()
+    return c
+
+
+@transaction.atomic
+def deal_dispute(
+    *,
+    deal: Deal,
+    entry: TournamentEntry | None = None,
+    user=None,
+    staff: bool = False,
+    note: str = "",
+) -> DealConfirmation:
+    """Flag a deal to the staff: it stops counting until staff confirm it (or delete it)."""
+    c = _confirmation(deal)
+    if not staff:
+        _player_may_decide(c, entry)
+    c.state = ConfirmationState.DISPUTED
+    c.decided_by = None if staff else entry
+    c.decided_by_user = _user(user) if staff else None
+    c.note = " ".join((note or "").split())[:200]
+    c.save()
+    return c

@@ -1,0 +1,100 @@
+"""What every tournament view shares: who may see a tournament, the PIN held by this
+browser, staff-only POST actions."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from core.errors import EfudaError
+
+from ...i18n import error_text
+from ...models import (
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+)
+from ...selectors import events as sel
+
+PIN_SESSION_KEY = "efuda_tournament_pins"
+
+# --- access helpers ---------------------------------------------------------------------------
+
+
+def pin_entry(request, tournament: Tournament) -> TournamentEntry | None:
+    """The entry this browser unlocked with a PIN (still valid: re-issuing logs it out)."""
+    held = request.session.get(PIN_SESSION_KEY, {}).get(str(tournament.pk))
+    if not held:
+        return None
+    entry = (
+        TournamentEntry.objects.filter(pk=held.get("entry"), tournament=tournament)
+        .select_related("player")
+        .first()
+    )
+    if entry is None or not entry.pin_hash or entry.pin_hash != held.get("hash"):
+        return None
+    return entry
+
+
+def visible(request, tournament_id: int):
+    tournament = get_object_or_404(
+        Tournament.objects.select_related("club", "ruleset"), pk=tournament_id
+    )
+    entry = pin_entry(request, tournament)
+    if not sel.can_see(request.user, tournament, entry):
+        raise Http404
+    return tournament, entry
+
+
+def staff_only(request, tournament_id: int) -> Tournament:
+    tournament, _entry = visible(request, tournament_id)
+    if not sel.is_staff(request.user, tournament):
+        raise PermissionDenied
+    return tournament
+
+
+def _back(tournament: Tournament, anchor: str = ""):
+    return redirect(reverse("tournament_manage", args=[tournament.pk]) + anchor)
+
+
+def _error(request, err: EfudaError, names=None):
+    messages.error(request, error_text(err, names))
+
+
+# --- staff -----------------------------------------------------------------------------------
+
+
+def _staff_post(view):
+    """Staff-only POST actions: login, role check, EfudaError as a message, back to manage."""
+
+    @login_required
+    @require_POST
+    def wrapper(request, tournament_id: int, *args, **kwargs):
+        tournament = staff_only(request, tournament_id)
+        try:
+            result = view(request, tournament, *args, **kwargs)
+        except EfudaError as err:
+            _error(request, err, {str(k): v for k, v in sel.names_of(tournament).items()})
+            result = None
+        return result or _back(tournament)
+
+    wrapper.__name__ = view.__name__
+    wrapper.__doc__ = view.__doc__
+    return wrapper
+
+
+def _entry(tournament, entry_id) -> TournamentEntry:
+    return get_object_or_404(
+        TournamentEntry.objects.select_related("player", "tournament"),
+        pk=entry_id,
+        tournament=tournament,
+    )
+
+
+def _round(tournament, number) -> TournamentRound:
+    return get_object_or_404(TournamentRound, tournament=tournament, number=number)

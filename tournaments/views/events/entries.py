@@ -1,0 +1,57 @@
+"""Staff: entering and checking in players, drop-outs, PINs."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.utils.translation import gettext as _t
+
+from ...forms_events import EntryForm
+from ...services import events as svc
+from .common import (
+    _back,
+    _entry,
+    _staff_post,
+)
+
+
+@_staff_post
+def entry_add(request, tournament):
+    form = EntryForm(request.POST)
+    if form.is_valid():
+        entry = svc.entry_add(
+            tournament=tournament,
+            name=form.cleaned_data["name"],
+            checked_in=form.cleaned_data["checked_in"],
+        )
+        messages.success(request, _t("%(name)s entered.") % {"name": entry.player.name})
+    return _back(tournament, "#entries")
+
+
+@_staff_post
+def entry_check_in(request, tournament, entry_id: int):
+    entry = _entry(tournament, entry_id)
+    svc.entry_check_in(entry=entry, checked_in=request.POST.get("checked_in") == "1")
+    return _back(tournament, "#entries")
+
+
+@_staff_post
+def entry_drop(request, tournament, entry_id: int):
+    entry = _entry(tournament, entry_id)
+    if request.POST.get("undo") == "1":
+        svc.entry_undrop(entry=entry)
+    else:
+        svc.entry_drop(entry=entry, user=request.user)
+    return _back(tournament, "#entries")
+
+
+@_staff_post
+def entry_pin(request, tournament, entry_id: int):
+    """Issue (or re-issue) a PIN; shown once on the next page, never stored in clear."""
+    entry = _entry(tournament, entry_id)
+    if request.POST.get("revoke") == "1":
+        svc.pin_revoke(entry=entry)
+        messages.success(request, _t("PIN of %(name)s revoked.") % {"name": entry.player.name})
+    else:
+        pin = svc.pin_issue(entry=entry)
+        request.session["efuda_new_pin"] = {"name": entry.player.name, "pin": pin}
+    return _back(tournament, "#entries")

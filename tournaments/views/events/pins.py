@@ -1,0 +1,102 @@
+"""PIN access: players without an account unlock their own table with the PIN on their card.
+
+The client address is the one login rate limiting (django-axes) uses, so behind the proxy it
+is the visitor's own (X-Real-IP), never the proxy's."""
+
+from __future__ import annotations
+
+from axes.helpers import get_client_ip_address
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _t
+from django.views.decorators.http import require_POST
+
+from core.errors import EfudaError
+
+from ...forms import add_efuda_error
+from ...forms_events import PinForm
+from ...models import Tournament, TournamentEntry
+from ...selectors import events as sel
+from ...services import events as svc
+from .common import PIN_SESSION_KEY, pin_entry
+
+
+def client_address(request) -> str:
+    return get_client_ip_address(request) or "unknown"
+
+
+def render_pin_form(request, tournament, form, table=None, status=200):
+    """The PIN form; from a table's page (its QR code) the table is fixed and the seat is
+    chosen (names only where the visitor may read the tournament)."""
+    seats = []
+    if table is not None:
+        names = sel.names_of(tournament) if sel.can_see(request.user, tournament, None) else {}
+        seats = [(i, names.get(p, "")) for i, p in enumerate(table.seats, start=1)]
+    return render(
+        request,
+        "tournaments/events/pin.html",
+        {"tournament": tournament, "form": form, "table": table, "seats": seats},
+        status=status,
+    )
+
+
+def _chosen_entry(tournament, form) -> tuple[TournamentEntry | None, object]:
+    """The entry at the chosen table and seat of the current round (None: a PIN alone)."""
+    number, seat = form.cleaned_data.get("table"), form.cleaned_data.get("seat")
+    if not number:
+        return None, None
+    table = sel.current_table(tournament, number)
+    if table is None:
+        form.add_error(
+            "table", _t("There is no table %(number)s in this round.") % {"number": number}
+        )
+        return None, None
+    if not seat:
+        return None, table
+    if seat > len(table.seats):
+        form.add_error("seat", _t("Table %(number)s has %(count)s seats.") % {
+            "number": number, "count": len(table.seats)})  # fmt: skip
+        return None, table
+    entry = tournament.entries.filter(player_id=table.seats[seat - 1]).first()
+    return entry, table
+
+
+def pin_login(request, tournament_id: int):
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=tournament_id)
+    form = PinForm(request.POST or None, initial={"table": request.GET.get("table")})
+    table = None
+    if request.method == "POST" and form.is_valid():
+        entry, table = _chosen_entry(tournament, form)
+        if not form.errors:
+            try:
+                found = svc.pin_check(
+                    tournament=tournament,
+                    pin=form.cleaned_data["pin"],
+                    address=client_address(request),
+                    entry=entry,
+                )
+            except EfudaError as err:
+                add_efuda_error(form, err)
+            else:
+                pins = dict(request.session.get(PIN_SESSION_KEY, {}))
+                pins[str(tournament.pk)] = {"entry": found.pk, "hash": found.pin_hash}
+                request.session[PIN_SESSION_KEY] = pins
+                request.session.cycle_key()
+                mine = sel.entry_table(tournament, found)
+                if mine is not None:
+                    return redirect("tournament_table", tournament.pk, mine.pk)
+                return redirect("tournament_detail", tournament.pk)
+    status = 400 if form.errors else 200
+    return render_pin_form(
+        request, tournament, form, table if form.data.get("seat") else None, status
+    )
+
+
+@require_POST
+def pin_logout(request, tournament_id: int):
+    pins = dict(request.session.get(PIN_SESSION_KEY, {}))
+    pins.pop(str(tournament_id), None)
+    request.session[PIN_SESSION_KEY] = pins
+    return redirect("tournament_pin", tournament_id)
+
+
+__all__ = ["client_address", "pin_entry", "pin_login", "pin_logout", "render_pin_form"]

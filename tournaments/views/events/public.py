@@ -1,0 +1,117 @@
+"""Read pages: a club's tournaments, a tournament, its standings and timer; creating one."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+
+from core.errors import EfudaError
+
+from ...forms import add_efuda_error
+from ...forms_events import TournamentForm
+from ...models import (
+    Club,
+    Role,
+)
+from ...permissions import require_role
+from ...selectors import events as sel
+from ...services import events as svc
+from ...tables_events import TournamentStandingsTable
+from ..page_cache import cached_page
+from .common import (
+    visible,
+)
+
+# --- club-level pages ------------------------------------------------------------------------
+
+
+def tournament_list(request, club_slug: str):
+    club = get_object_or_404(Club, slug=club_slug)
+    items = sel.club_tournaments(club=club, user=request.user)
+    if not items and not sel.has_role(request.user, club, Role.MEMBER) and not club.is_public:
+        raise Http404
+    return render(
+        request,
+        "tournaments/events/list.html",
+        {
+            "club": club,
+            "tournaments": items,
+            "can_create": sel.has_role(request.user, club, Role.SCOREKEEPER),
+        },
+    )
+
+
+@login_required
+def tournament_new(request, club_slug: str):
+    club = get_object_or_404(Club, slug=club_slug)
+    require_role(request.user, club, Role.SCOREKEEPER)
+    form = TournamentForm(request.POST or None, club=club, initial={"date": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        c = form.cleaned_data
+        try:
+            tournament = svc.tournament_create(club=club, user=request.user, **c)
+        except EfudaError as err:
+            add_efuda_error(form, err)
+        else:
+            return redirect("tournament_manage", tournament.pk)
+    return render(request, "tournaments/events/new.html", {"club": club, "form": form})
+
+
+# --- public pages ----------------------------------------------------------------------------
+
+
+def tournament_detail(request, tournament_id: int):
+    tournament, entry = visible(request, tournament_id)
+    rnd = sel.current_round(tournament)
+    names = sel.names_of(tournament)
+    return render(
+        request,
+        "tournaments/events/detail.html",
+        {
+            "tournament": tournament,
+            "entry": entry,
+            "round": sel.round_view(rnd, names) if rnd else None,
+            "my_table": sel.entry_table(tournament, entry) if entry else None,
+            "is_staff": sel.is_staff(request.user, tournament),
+        },
+    )
+
+
+@cached_page
+def tournament_standings(request, tournament_id: int):
+    tournament, entry = visible(request, tournament_id)
+    standings = sel.tournament_standings(tournament=tournament)
+    table = TournamentStandingsTable(standings.rows, mode=standings.mode)
+    template = (
+        "tournaments/events/_standings.html"
+        if request.headers.get("HX-Request")
+        else "tournaments/events/standings.html"
+    )
+    return render(
+        request,
+        template,
+        {
+            "tournament": tournament,
+            "standings": standings,
+            "table": table,
+            "is_staff": sel.is_staff(request.user, tournament),
+        },
+    )
+
+
+def round_timer(request, tournament_id: int):
+    """A small fragment every table polls: the round's remaining time."""
+    tournament, _entry = visible(request, tournament_id)
+    rnd = sel.current_round(tournament)
+    return render(
+        request,
+        "tournaments/events/_timer.html",
+        {
+            "tournament": tournament,
+            "round": rnd,
+            "seconds_left": sel.seconds_left(rnd) if rnd else None,
+            "running": bool(rnd and rnd.timer_ends_at),
+        },
+    )

@@ -1,0 +1,208 @@
+"""A table of the current round: its deals, the entry form, confirmations and disputes."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _t
+from django.views.decorators.http import require_POST
+
+from core.errors import EfudaError
+
+from ...forms import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
+from ...forms_events import PinForm
+from ...models import (
+    Deal,
+    Game,
+    Tournament,
+    TournamentTable,
+)
+from ...selectors import events as sel
+from ...services import events as svc
+from ..entry import entry_context, preview_input
+from ..outbox import is_outbox, outbox_reply
+from .common import (
+    _error,
+    pin_entry,
+)
+from .pins import render_pin_form
+
+
+def _table_access(request, tournament_id: int, table_id: int):
+    """The table, for staff or a PIN holder seated at it; 404 for anyone else."""
+    tournament = get_object_or_404(
+        Tournament.objects.select_related("club", "ruleset"), pk=tournament_id
+    )
+    table = get_object_or_404(
+        TournamentTable.objects.select_related("round", "session"),
+        pk=table_id,
+        round__tournament=tournament,
+    )
+    entry = pin_entry(request, tournament)
+    staff = sel.is_staff(request.user, tournament)
+    if not staff and (entry is None or entry.player_id not in table.seats):
+        if sel.can_see(request.user, tournament, entry):
+            raise PermissionDenied
+        raise Http404
+    return tournament, table, entry, staff
+
+
+def _deal_form(table, data=None, initial=None):
+    """The club's entry form for a table's session, offering only the drawn players."""
+    form_class = NapoleonDealForm if table.session.game == Game.NAPOLEON else DaifugoRoundForm
+    return form_class(data, initial=initial, session=table.session, roster=list(table.seats))
+
+
+def table_page(request, tournament_id: int, table_id: int):
+    """The table's page (its QR code's address). A visitor without a PIN for this tournament
+    gets the PIN form for this table while its round runs."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if pin_entry(request, tournament) is None and not sel.is_staff(request.user, tournament):
+        table = get_object_or_404(
+            TournamentTable.objects.select_related("round"),
+            pk=table_id,
+            round__tournament=tournament,
+        )
+        if table.round.started_at is not None and table.round.finished_at is None:
+            return render_pin_form(request, tournament, PinForm(), table)
+    tournament, table, entry, staff = _table_access(request, tournament_id, table_id)
+    initial = {"seats": list(table.seats)} if tournament.game == Game.NAPOLEON else {}
+    form = _deal_form(table, initial=initial) if table.session else None
+    return _render_table(request, tournament, table, entry, staff, form)
+
+
+def _table_data(tournament, table, form) -> dict:
+    data = form.to_data()
+    if tournament.game == Game.NAPOLEON:
+        data["seats"] = list(table.seats)  # the draw fixes the seats
+    return data
+
+
+def _entry_context(tournament, table, form, row) -> dict:
+    """The club's own entry form (taps, live preview), limited to the table's drawn seats."""
+    return entry_context(
+        table.session,
+        form,
+        row,
+        roster=list(table.seats),
+        action_url=reverse("tournament_table_record", args=[tournament.pk, table.pk]),
+        live_url=reverse("tournament_table_preview", args=[tournament.pk, table.pk]),
+    )
+
+
+@require_POST
+def table_preview(request, tournament_id: int, table_id: int):
+    """Live preview of a table's next deal (htmx); scores, never saves."""
+    tournament, table, _entry, _staff = _table_access(request, tournament_id, table_id)
+    form = _deal_form(table, request.POST)
+    row = None
+    if form.is_valid():
+        names = {str(k): v for k, v in sel.names_of(tournament).items()}
+        row = preview_input(
+            table.session,
+            form,
+            _table_data(tournament, table, form),
+            names,
+            live=request.POST.get("action", "live") == "live",
+        )
+    context = _entry_context(tournament, table, form, row)
+    return render(request, context["partial"], context)
+
+
+def _render_table(request, tournament, table, entry, staff, form, status=200):
+    names = sel.names_of(tournament)
+    seats = [(p, names.get(p, str(p))) for p in table.seats]
+    rows = sel.table_deals(table)
+    rnd = table.round
+    open_ = rnd.started_at is not None and rnd.finished_at is None
+    context = _entry_context(tournament, table, form, None) if open_ else {}
+    context.update(
+        {
+            "tournament": tournament,
+            "table": table,
+            "round": rnd,
+            "entry": entry,
+            "is_staff": staff,
+            "seats": seats,
+            "rows": rows,
+            "open": open_,
+            "label": f"R{rnd.number}-T{table.number}",
+            "is_napoleon": tournament.game == Game.NAPOLEON,
+            "my_entry_id": entry.pk if entry else None,
+            "round_seconds": sel.seconds_left(rnd),
+            "round_running": rnd.timer_ends_at is not None,
+        }
+    )
+    return render(request, "tournaments/events/table.html", context, status=status)
+
+
+@require_POST
+def table_record(request, tournament_id: int, table_id: int):
+    tournament, table, entry, staff = _table_access(request, tournament_id, table_id)
+    if table.session is None:  # the round has not started: its page says so
+        return redirect("tournament_table", tournament.pk, table.pk)
+    form = _deal_form(table, request.POST)
+    form.show_summary = True
+    names = {str(k): v for k, v in sel.names_of(tournament).items()}
+    if form.is_valid():
+        data = _table_data(tournament, table, form)
+        try:
+            deal = svc.table_deal_record(
+                table=table,
+                data=data,
+                entry=entry,
+                user=request.user,
+                staff=staff,
+                client_id=form.cleaned_data.get("client_id"),
+            )
+        except EfudaError as err:
+            add_efuda_error(form, err, names)
+        else:
+            if is_outbox(request):
+                next_url = reverse("tournament_table", args=[tournament.pk, table.pk])
+                return outbox_reply(request, deal=deal, next_url=next_url)
+            if deal.already_recorded:
+                messages.info(request, _t("No. %(seq)s was already recorded.") % {"seq": deal.seq})
+            else:
+                recorded = (
+                    _t("Deal recorded.")
+                    if tournament.game == Game.NAPOLEON
+                    else _t("Round recorded.")
+                )
+                messages.success(request, recorded)
+            return redirect("tournament_table", tournament.pk, table.pk)
+    if is_outbox(request):
+        return outbox_reply(request, form=form)
+    return _render_table(request, tournament, table, entry, staff, form, status=400)
+
+
+def _deal_action(request, tournament_id: int, deal_id: int, action):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    deal = get_object_or_404(Deal, pk=deal_id, session__event_table__round__tournament=tournament)
+    _tournament, table, entry, staff = _table_access(
+        request, tournament_id, deal.session.event_table.pk
+    )
+    try:
+        action(deal=deal, entry=entry, user=request.user, staff=staff)
+    except EfudaError as err:
+        _error(request, err)
+    return redirect("tournament_table", tournament_id, table.pk)
+
+
+@require_POST
+def deal_confirm(request, tournament_id: int, deal_id: int):
+    return _deal_action(request, tournament_id, deal_id, svc.deal_confirm)
+
+
+@require_POST
+def deal_dispute(request, tournament_id: int, deal_id: int):
+    note = request.POST.get("note", "")
+    return _deal_action(
+        request,
+        tournament_id,
+        deal_id,
+        lambda **kw: svc.deal_dispute(note=note, **kw),
+    )
