@@ -114,6 +114,9 @@ UNRESTRICTED_READS = {
 
 DUMMY = {
     "int": 987654,
+    "id": 987654,  # tournaments/urls/converters.py
+    "year": 2026,
+    "month": 11,
     "slug": "no-such-club",
     "str": "napoleon",
     "path": "x",
