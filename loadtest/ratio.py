@@ -40,7 +40,7 @@ from tournaments.services.events import tournament_create, entry_add, round_draw
 club = Club.objects.get(slug={slug!r})
 ruleset = club.rulesets.filter(preset__startswith="napoleon").first()
 t = tournament_create(club=club, name="秋の大会", date=datetime.date.today(), ruleset=ruleset,
-                      rounds_planned=3)
+                      rounds_planned=3, is_public=True)
 for player in club.players.order_by("pk")[:15]:
     entry_add(tournament=t, name=player.name, checked_in=True)
 round_start(rnd=round_draw(tournament=t))
