@@ -6,91 +6,95 @@ from ..views import events as v
 
 urlpatterns = [
     # Read (public tournaments; members for private ones; 404 otherwise)
-    path("c/<slug:club_slug>/tournaments/", v.tournament_list, name="tournament_list"),
-    path("t/<id:tournament_id>/", v.tournament_detail, name="tournament_detail"),
-    path("t/<id:tournament_id>/standings/", v.tournament_standings, name="tournament_standings"),
-    path("t/<id:tournament_id>/timer/", v.round_timer, name="tournament_timer"),
-    path("t/<id:tournament_id>/results.pdf", v.results_pdf, name="tournament_results_pdf"),
+    path("c/<slug:club_slug>/tournaments/", v.tournament_list_view, name="tournament_list"),
+    path("t/<id:tournament_id>/", v.tournament_detail_view, name="tournament_detail"),
+    path(
+        "t/<id:tournament_id>/standings/", v.tournament_standings_view, name="tournament_standings"
+    ),
+    path("t/<id:tournament_id>/timer/", v.round_timer_view, name="tournament_timer"),
+    path("t/<id:tournament_id>/results.pdf", v.results_pdf_view, name="tournament_results_pdf"),
     # Players with a PIN (and staff): their own table
-    path("t/<id:tournament_id>/pin/", v.pin_login, name="tournament_pin"),
-    path("t/<id:tournament_id>/pin/leave/", v.pin_logout, name="tournament_pin_logout"),
-    path("t/<id:tournament_id>/table/<id:table_id>/", v.table_page, name="tournament_table"),
+    path("t/<id:tournament_id>/pin/", v.pin_login_view, name="tournament_pin"),
+    path("t/<id:tournament_id>/pin/leave/", v.pin_logout_view, name="tournament_pin_logout"),
+    path("t/<id:tournament_id>/table/<id:table_id>/", v.table_page_view, name="tournament_table"),
     path(
         "t/<id:tournament_id>/table/<id:table_id>/deals/new/",
-        v.table_record,
+        v.table_record_view,
         name="tournament_table_record",
     ),
     path(
         "t/<id:tournament_id>/table/<id:table_id>/deals/preview/",
-        v.table_preview,
+        v.table_preview_view,
         name="tournament_table_preview",
     ),
     path(
         "t/<id:tournament_id>/deals/<id:deal_id>/confirm/",
-        v.deal_confirm,
+        v.deal_confirm_view,
         name="tournament_deal_confirm",
     ),
     path(
         "t/<id:tournament_id>/deals/<id:deal_id>/dispute/",
-        v.deal_dispute,
+        v.deal_dispute_view,
         name="tournament_deal_dispute",
     ),
     # Staff
-    path("c/<slug:club_slug>/tournaments/new/", v.tournament_new, name="tournament_new"),
-    path("t/<id:tournament_id>/manage/", v.tournament_manage, name="tournament_manage"),
-    path("t/<id:tournament_id>/entries/add/", v.entry_add, name="tournament_entry_add"),
+    path("c/<slug:club_slug>/tournaments/new/", v.tournament_new_view, name="tournament_new"),
+    path("t/<id:tournament_id>/manage/", v.tournament_manage_view, name="tournament_manage"),
+    path("t/<id:tournament_id>/entries/add/", v.entry_add_view, name="tournament_entry_add"),
     path(
         "t/<id:tournament_id>/entries/<id:entry_id>/check-in/",
-        v.entry_check_in,
+        v.entry_check_in_view,
         name="tournament_entry_check_in",
     ),
     path(
         "t/<id:tournament_id>/entries/<id:entry_id>/drop/",
-        v.entry_drop,
+        v.entry_drop_view,
         name="tournament_entry_drop",
     ),
     path(
         "t/<id:tournament_id>/entries/<id:entry_id>/pin/",
-        v.entry_pin,
+        v.entry_pin_view,
         name="tournament_entry_pin",
     ),
-    path("t/<id:tournament_id>/draw/", v.round_draw, name="tournament_draw"),
+    path("t/<id:tournament_id>/draw/", v.round_draw_view, name="tournament_draw"),
     path(
         "t/<id:tournament_id>/rounds/<id:number>/swap/",
-        v.round_swap,
+        v.round_swap_view,
         name="tournament_round_swap",
     ),
     path(
         "t/<id:tournament_id>/rounds/<id:number>/start/",
-        v.round_start,
+        v.round_start_view,
         name="tournament_round_start",
     ),
     path(
         "t/<id:tournament_id>/rounds/<id:number>/finish/",
-        v.round_finish,
+        v.round_finish_view,
         name="tournament_round_finish",
     ),
     path(
         "t/<id:tournament_id>/rounds/<id:number>/timer/",
-        v.round_timer_control,
+        v.round_timer_control_view,
         name="tournament_round_timer",
     ),
     path(
-        "t/<id:tournament_id>/adjustments/add/", v.adjustment_add, name="tournament_adjustment_add"
+        "t/<id:tournament_id>/adjustments/add/",
+        v.adjustment_add_view,
+        name="tournament_adjustment_add",
     ),
     path(
         "t/<id:tournament_id>/adjustments/<id:adjustment_id>/delete/",
-        v.adjustment_delete,
+        v.adjustment_delete_view,
         name="tournament_adjustment_delete",
     ),
     path(
         "t/<id:tournament_id>/rounds/<id:number>/seating.pdf",
-        v.seating_cards_pdf,
+        v.seating_cards_pdf_view,
         name="tournament_seating_pdf",
     ),
     path(
         "t/<id:tournament_id>/rounds/<id:number>/slips.pdf",
-        v.result_slips_pdf,
+        v.result_slips_pdf_view,
         name="tournament_slips_pdf",
     ),
 ]

@@ -232,7 +232,7 @@ def _live(request, club_slug, pk, game):
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def deal_new(request, club_slug, pk):
+def deal_new_view(request, club_slug, pk):
     return _entry(request, club_slug, pk, Game.NAPOLEON)
 
 
@@ -246,7 +246,7 @@ def deal_preview_view(request, club_slug, pk):
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def round_new(request, club_slug, pk):
+def round_new_view(request, club_slug, pk):
     return _entry(request, club_slug, pk, Game.DAIFUGO)
 
 
@@ -266,7 +266,7 @@ def _deal(request, club_slug, pk) -> Deal:
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def deal_edit(request, club_slug, pk):
+def deal_edit_view(request, club_slug, pk):
     deal = _deal(request, club_slug, pk)
     session = deal.session
     form_class = _form_class(deal.game)

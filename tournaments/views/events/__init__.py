@@ -6,27 +6,62 @@ record and confirm deals at their own table with a PIN issued by the staff. One 
 concern; ``tournaments/urls/events.py`` reaches them through this package.
 """
 
-from .adjustments import adjustment_add, adjustment_delete
+from .adjustments import adjustment_add_view, adjustment_delete_view
 from .common import PIN_SESSION_KEY, pin_entry
-from .entries import entry_add, entry_check_in, entry_drop, entry_pin
-from .manage import tournament_manage
-from .pins import pin_login, pin_logout
-from .printing import result_slips_pdf, results_pdf, seating_cards_pdf
+from .entries import entry_add_view, entry_check_in_view, entry_drop_view, entry_pin_view
+from .manage import tournament_manage_view
+from .pins import pin_login_view, pin_logout_view
+from .printing import result_slips_pdf_view, results_pdf_view, seating_cards_pdf_view
 from .public import (
-    round_timer,
-    tournament_detail,
-    tournament_list,
-    tournament_new,
-    tournament_standings,
+    round_timer_view,
+    tournament_detail_view,
+    tournament_list_view,
+    tournament_new_view,
+    tournament_standings_view,
 )
-from .rounds import round_draw, round_finish, round_start, round_swap, round_timer_control
-from .tables import deal_confirm, deal_dispute, table_page, table_preview, table_record
+from .rounds import (
+    round_draw_view,
+    round_finish_view,
+    round_start_view,
+    round_swap_view,
+    round_timer_control_view,
+)
+from .tables import (
+    deal_confirm_view,
+    deal_dispute_view,
+    table_page_view,
+    table_preview_view,
+    table_record_view,
+)
 
 __all__ = [
-    "PIN_SESSION_KEY", "adjustment_add", "adjustment_delete", "deal_confirm", "deal_dispute",
-    "entry_add", "entry_check_in", "entry_drop", "entry_pin", "pin_entry", "pin_login",
-    "pin_logout", "result_slips_pdf", "results_pdf", "round_draw", "round_finish",
-    "round_start", "round_swap", "round_timer", "round_timer_control", "seating_cards_pdf",
-    "table_page", "table_preview", "table_record", "tournament_detail", "tournament_list",
-    "tournament_manage", "tournament_new", "tournament_standings",
-]  # fmt: skip
+    "PIN_SESSION_KEY",
+    "adjustment_add_view",
+    "adjustment_delete_view",
+    "deal_confirm_view",
+    "deal_dispute_view",
+    "entry_add_view",
+    "entry_check_in_view",
+    "entry_drop_view",
+    "entry_pin_view",
+    "pin_entry",
+    "pin_login_view",
+    "pin_logout_view",
+    "result_slips_pdf_view",
+    "results_pdf_view",
+    "round_draw_view",
+    "round_finish_view",
+    "round_start_view",
+    "round_swap_view",
+    "round_timer_view",
+    "round_timer_control_view",
+    "seating_cards_pdf_view",
+    "table_page_view",
+    "table_preview_view",
+    "table_record_view",
+    "tournament_detail_view",
+    "tournament_list_view",
+    "tournament_manage_view",
+    "tournament_new_view",
+    "tournament_standings_view",
+]

@@ -16,7 +16,7 @@ from .common import (
 
 
 @_staff_post
-def adjustment_add(request, tournament):
+def adjustment_add_view(request, tournament):
     form = AdjustmentForm(request.POST)
     if not form.is_valid():
         messages.error(request, _t("Fill in player, points and reason."))
@@ -33,7 +33,7 @@ def adjustment_add(request, tournament):
 
 
 @_staff_post
-def adjustment_delete(request, tournament, adjustment_id: int):
+def adjustment_delete_view(request, tournament, adjustment_id: int):
     adjustment = get_object_or_404(tournament.adjustments, pk=adjustment_id)
     svc.adjustment_delete(adjustment=adjustment)
     return _back(tournament, "#adjustments")

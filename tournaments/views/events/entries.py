@@ -15,7 +15,7 @@ from .common import (
 
 
 @_staff_post
-def entry_add(request, tournament):
+def entry_add_view(request, tournament):
     form = EntryForm(request.POST)
     if form.is_valid():
         entry = svc.entry_add(
@@ -28,14 +28,14 @@ def entry_add(request, tournament):
 
 
 @_staff_post
-def entry_check_in(request, tournament, entry_id: int):
+def entry_check_in_view(request, tournament, entry_id: int):
     entry = _entry(tournament, entry_id)
     svc.entry_check_in(entry=entry, checked_in=request.POST.get("checked_in") == "1")
     return _back(tournament, "#entries")
 
 
 @_staff_post
-def entry_drop(request, tournament, entry_id: int):
+def entry_drop_view(request, tournament, entry_id: int):
     entry = _entry(tournament, entry_id)
     if request.POST.get("undo") == "1":
         svc.entry_undrop(entry=entry)
@@ -45,7 +45,7 @@ def entry_drop(request, tournament, entry_id: int):
 
 
 @_staff_post
-def entry_pin(request, tournament, entry_id: int):
+def entry_pin_view(request, tournament, entry_id: int):
     """Issue (or re-issue) a PIN; shown once on the next page, never stored in clear."""
     entry = _entry(tournament, entry_id)
     if request.POST.get("revoke") == "1":

@@ -13,7 +13,7 @@ from .common import (
 
 
 @login_required
-def tournament_manage(request, tournament_id: int):
+def tournament_manage_view(request, tournament_id: int):
     tournament = staff_only(request, tournament_id)
     rnd = sel.current_round(tournament)
     names = sel.names_of(tournament)

@@ -60,7 +60,7 @@ def _chosen_entry(tournament, form) -> tuple[TournamentEntry | None, object]:
     return entry, table
 
 
-def pin_login(request, tournament_id: int):
+def pin_login_view(request, tournament_id: int):
     tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=tournament_id)
     form = PinForm(request.POST or None, initial={"table": request.GET.get("table")})
     table = None
@@ -92,11 +92,11 @@ def pin_login(request, tournament_id: int):
 
 
 @require_POST
-def pin_logout(request, tournament_id: int):
+def pin_logout_view(request, tournament_id: int):
     pins = dict(request.session.get(PIN_SESSION_KEY, {}))
     pins.pop(str(tournament_id), None)
     request.session[PIN_SESSION_KEY] = pins
     return redirect("tournament_pin", tournament_id)
 
 
-__all__ = ["client_address", "pin_entry", "pin_login", "pin_logout", "render_pin_form"]
+__all__ = ["client_address", "pin_entry", "pin_login_view", "pin_logout_view", "render_pin_form"]

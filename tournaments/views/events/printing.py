@@ -22,7 +22,7 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
 
 
 @login_required
-def seating_cards_pdf(request, tournament_id: int, number: int):
+def seating_cards_pdf_view(request, tournament_id: int, number: int):
     """Seating cards of a round. POST with pins=1 issues fresh PINs and prints them."""
     from ...reports.events import seating_cards
 
@@ -35,14 +35,14 @@ def seating_cards_pdf(request, tournament_id: int, number: int):
 
 
 @login_required
-def result_slips_pdf(request, tournament_id: int, number: int):
+def result_slips_pdf_view(request, tournament_id: int, number: int):
     from ...reports.events import result_slips
 
     tournament = staff_only(request, tournament_id)
     return _pdf(result_slips(rnd=_round(tournament, number)), f"slips-r{number}.pdf")
 
 
-def results_pdf(request, tournament_id: int):
+def results_pdf_view(request, tournament_id: int):
     from ...reports.events import final_results
 
     tournament, _entry = visible(request, tournament_id)

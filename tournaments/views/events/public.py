@@ -15,7 +15,7 @@ from ...models import (
     Club,
     Role,
 )
-from ...permissions import require_role
+from ...permissions import club_for_request
 from ...selectors import events as sel
 from ...services import events as svc
 from ...tables_events import TournamentStandingsTable
@@ -27,7 +27,7 @@ from .common import (
 # --- club-level pages ------------------------------------------------------------------------
 
 
-def tournament_list(request, club_slug: str):
+def tournament_list_view(request, club_slug: str):
     club = get_object_or_404(Club, slug=club_slug)
     items = sel.club_tournaments(club=club, user=request.user)
     if not items and not sel.has_role(request.user, club, Role.MEMBER) and not club.is_public:
@@ -44,9 +44,8 @@ def tournament_list(request, club_slug: str):
 
 
 @login_required
-def tournament_new(request, club_slug: str):
-    club = get_object_or_404(Club, slug=club_slug)
-    require_role(request.user, club, Role.SCOREKEEPER)
+def tournament_new_view(request, club_slug: str):
+    club = club_for_request(request, club_slug, role=Role.SCOREKEEPER)
     form = TournamentForm(request.POST or None, club=club, initial={"date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         c = form.cleaned_data
@@ -62,7 +61,7 @@ def tournament_new(request, club_slug: str):
 # --- public pages ----------------------------------------------------------------------------
 
 
-def tournament_detail(request, tournament_id: int):
+def tournament_detail_view(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
     rnd = sel.current_round(tournament)
     names = sel.names_of(tournament)
@@ -80,7 +79,7 @@ def tournament_detail(request, tournament_id: int):
 
 
 @cached_page
-def tournament_standings(request, tournament_id: int):
+def tournament_standings_view(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
     standings = sel.tournament_standings(tournament=tournament)
     table = TournamentStandingsTable(standings.rows, mode=standings.mode)
@@ -101,7 +100,7 @@ def tournament_standings(request, tournament_id: int):
     )
 
 
-def round_timer(request, tournament_id: int):
+def round_timer_view(request, tournament_id: int):
     """A small fragment every table polls: the round's remaining time."""
     tournament, _entry = visible(request, tournament_id)
     rnd = sel.current_round(tournament)

@@ -16,7 +16,7 @@ from .common import (
 
 
 @_staff_post
-def round_draw(request, tournament):
+def round_draw_view(request, tournament):
     method = request.POST.get("method") or None
     rnd = svc.round_draw(tournament=tournament, method=method, user=request.user)
     messages.success(request, _t("Round %(number)s drawn.") % {"number": rnd.number})
@@ -24,7 +24,7 @@ def round_draw(request, tournament):
 
 
 @_staff_post
-def round_swap(request, tournament, number: int):
+def round_swap_view(request, tournament, number: int):
     try:
         a, b = int(request.POST.get("a", "")), int(request.POST.get("b", ""))
     except ValueError:
@@ -34,19 +34,19 @@ def round_swap(request, tournament, number: int):
 
 
 @_staff_post
-def round_start(request, tournament, number: int):
+def round_start_view(request, tournament, number: int):
     svc.round_start(rnd=_round(tournament, number), user=request.user)
     return _back(tournament, "#round")
 
 
 @_staff_post
-def round_finish(request, tournament, number: int):
+def round_finish_view(request, tournament, number: int):
     svc.round_finish(rnd=_round(tournament, number))
     return _back(tournament, "#round")
 
 
 @_staff_post
-def round_timer_control(request, tournament, number: int):
+def round_timer_control_view(request, tournament, number: int):
     rnd = _round(tournament, number)
     if request.POST.get("action") == "stop":
         svc.timer_stop(rnd=rnd)

@@ -56,7 +56,7 @@ def _deal_form(table, data=None, initial=None):
     return form_class(data, initial=initial, session=table.session, roster=list(table.seats))
 
 
-def table_page(request, tournament_id: int, table_id: int):
+def table_page_view(request, tournament_id: int, table_id: int):
     """The table's page (its QR code's address). A visitor without a PIN for this tournament
     gets the PIN form for this table while its round runs."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -94,7 +94,7 @@ def _entry_context(tournament, table, form, row) -> dict:
 
 
 @require_POST
-def table_preview(request, tournament_id: int, table_id: int):
+def table_preview_view(request, tournament_id: int, table_id: int):
     """Live preview of a table's next deal (htmx); scores, never saves."""
     tournament, table, _entry, _staff = _table_access(request, tournament_id, table_id)
     form = _deal_form(table, request.POST)
@@ -140,7 +140,7 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
 
 
 @require_POST
-def table_record(request, tournament_id: int, table_id: int):
+def table_record_view(request, tournament_id: int, table_id: int):
     tournament, table, entry, staff = _table_access(request, tournament_id, table_id)
     if table.session is None:  # the round has not started: its page says so
         return redirect("tournament_table", tournament.pk, table.pk)
@@ -193,12 +193,12 @@ def _deal_action(request, tournament_id: int, deal_id: int, action):
 
 
 @require_POST
-def deal_confirm(request, tournament_id: int, deal_id: int):
+def deal_confirm_view(request, tournament_id: int, deal_id: int):
     return _deal_action(request, tournament_id, deal_id, svc.deal_confirm)
 
 
 @require_POST
-def deal_dispute(request, tournament_id: int, deal_id: int):
+def deal_dispute_view(request, tournament_id: int, deal_id: int):
     note = request.POST.get("note", "")
     return _deal_action(
         request,
