@@ -34,7 +34,7 @@ def test_entry_preview_works_under_the_policy(live_server, phone):
     page.add_init_script(WATCH)
     entry = reverse("deal_new", args=[club.slug, session.pk])
     page.goto(f"{live_server.url}/accounts/login/?next={entry}")
-    page.fill("input[name=username]", "keeper")
+    page.fill("input[name=login]", "keeper")
     page.fill("input[name=password]", "pass-word-123")
     with page.expect_response(lambda r: r.url.endswith(entry)) as first:
         page.click("button[type=submit].primary")
