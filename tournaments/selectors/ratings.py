@@ -7,8 +7,6 @@ import datetime
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from django.db.models import Q
-
 from ratings.engine import DaifugoEvent, NapoleonEvent, daifugo_places
 
 from ..models import Game, Rating, RatingHistory, RatingState, ScoreLine
@@ -129,20 +127,18 @@ def rating_curves(*, player) -> list[RatingCurve]:
     rows per game, evenly spread over the player's deals, read by index whatever the history's
     length (two queries in all)."""
     currents = list(Rating.objects.filter(player=player).order_by("game"))
-    wanted = Q(pk__in=[])
+    rows: dict[str, list] = {}
     for current in currents:
+        # One indexed read per game: (player, game, n IN …) walks the ratinghistory_player
+        # index; an OR over the games let SQLite scan all of the player's rows instead.
         total = current.deals
         step = max(1, -(-total // CHART_POINTS))
         ns = sorted({*range(step, total + 1, step), 1, total})
-        wanted |= Q(game=current.game, n__in=ns)
-    rows: dict[str, list] = {}
-    if currents:
-        for game, day, mu, sigma in (
-            RatingHistory.objects.filter(wanted, player=player)
-            .order_by("game", "n")
-            .values_list("game", "date", "mu", "sigma")
-        ):
-            rows.setdefault(game, []).append((day, mu, sigma))
+        rows[current.game] = list(
+            RatingHistory.objects.filter(player=player, game=current.game, n__in=ns)
+            .order_by("n")
+            .values_list("date", "mu", "sigma")
+        )
     out = []
     for current in currents:
         history = rows.get(current.game)
