@@ -2,7 +2,9 @@
 
 import datetime
 import itertools
+import threading
 
+from django.db import connections
 from django.db.models import Count, Sum
 
 from tests import factories
@@ -136,3 +138,27 @@ def aggregates_match_lines(club) -> bool:
         if a.deals or a.points
     }
     return sums == aggs
+
+
+def run_threads(n, target):
+    """Start ``n`` threads at the same moment, each running ``target(i)`` on its own database
+    connection; return (results, errors) by thread index."""
+    barrier = threading.Barrier(n)
+    results, errors = {}, {}
+
+    def wrapper(i):
+        try:
+            barrier.wait(timeout=30)
+            results[i] = target(i)
+        except Exception as exc:  # noqa: BLE001 - reported by the test
+            errors[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=wrapper, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "a request thread hung"
+    return results, errors

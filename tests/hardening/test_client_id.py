@@ -7,42 +7,17 @@ as it is, SQLite through an on-disk file with the production OPTIONS.
 """
 
 import datetime
-import threading
 import uuid
 
 import pytest
-from django.db import connections
 
 from core.errors import EfudaError
 from tests import factories
-from tests.hardening.helpers import aggregates_match_lines, build_club, napoleon_data
+from tests.hardening.helpers import aggregates_match_lines, build_club, napoleon_data, run_threads
 from tournaments.i18n import error_text
 from tournaments.models import Deal, DealConfirmation, ScoreLine
 from tournaments.services import events as svc
 from tournaments.services.deals import deal_record
-
-
-def _at_once(n, target):
-    """Run ``target(i)`` in ``n`` threads released together; (results, errors) by index."""
-    barrier = threading.Barrier(n)
-    results, errors = {}, {}
-
-    def wrapper(i):
-        try:
-            barrier.wait(timeout=30)
-            results[i] = target(i)
-        except Exception as exc:  # noqa: BLE001 - reported by the test
-            errors[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=wrapper, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not any(t.is_alive() for t in threads), "a request thread hung"
-    return results, errors
 
 
 def _table(club):
@@ -126,7 +101,7 @@ def test_same_id_at_once_records_one_deal(threads):
         deal = deal_record(session=nap, data=napoleon_data(ids, n=1), client_id=phone_id)
         return deal.pk, deal.already_recorded
 
-    results, errors = _at_once(threads, send)
+    results, errors = run_threads(threads, send)
     assert not errors, errors
     assert len({pk for pk, _repeat in results.values()}) == 1
     assert sorted(repeat for _pk, repeat in results.values()) == [False] + [True] * (threads - 1)
@@ -145,7 +120,7 @@ def test_same_id_at_once_at_a_tournament_table():
     def send(i):
         return svc.table_deal_record(table=table, data=data, entry=entry, client_id=phone_id).pk
 
-    results, errors = _at_once(3, send)
+    results, errors = run_threads(3, send)
     assert not errors, errors
     assert len(set(results.values())) == 1
     assert Deal.objects.filter(session=table.session).count() == 1
@@ -164,7 +139,7 @@ def test_same_id_at_once_for_two_sessions_one_deal_one_refusal():
     def send(i):
         return deal_record(session=sessions[i], data=napoleon_data(ids, n=1), client_id=phone_id)
 
-    results, errors = _at_once(2, send)
+    results, errors = run_threads(2, send)
     assert len(results) == 1 and len(errors) == 1, (results, errors)
     (err,) = errors.values()
     assert isinstance(err, EfudaError) and err.code == "client_id_other_session"

@@ -3,45 +3,21 @@
 Runs on SQLite (BEGIN IMMEDIATE + 20 s busy timeout) and on PostgreSQL (row lock on the session).
 """
 
-import threading
 import uuid
 from collections import Counter
 
 import pytest
-from django.db import close_old_connections, connections
+from django.db import close_old_connections
 from django.db.models import Sum
 
 from core.errors import EfudaError
 from tests import factories
-from tests.hardening.helpers import aggregates_match_lines, build_club, napoleon_data
+from tests.hardening.helpers import aggregates_match_lines, build_club, napoleon_data, run_threads
 from tournaments.i18n import error_text
 from tournaments.models import Deal, ScoreLine, StandingAggregate
 from tournaments.services.deals import deal_record, deal_update
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("threaded_db")]
-
-
-def _run_threads(n, target):
-    """Start ``n`` threads at the same moment; return (results, errors) by thread index."""
-    barrier = threading.Barrier(n)
-    results, errors = {}, {}
-
-    def wrapper(i):
-        try:
-            barrier.wait(timeout=30)
-            results[i] = target(i)
-        except Exception as exc:  # noqa: BLE001 - reported by the test
-            errors[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=wrapper, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not any(t.is_alive() for t in threads), "a scorekeeper thread hung"
-    return results, errors
 
 
 def _fresh_session():
@@ -60,7 +36,7 @@ def test_two_phones_recording_at_once_both_land_in_order():
         )
         return deal.seq
 
-    results, errors = _run_threads(2, record)
+    results, errors = run_threads(2, record)
     assert not errors, errors
     assert sorted(results.values()) == [1, 2]
     deals = list(Deal.objects.filter(session=session).order_by("seq"))
@@ -97,7 +73,7 @@ def test_many_scorekeepers_every_deal_once_without_gaps():
         close_old_connections()
         return seqs
 
-    results, errors = _run_threads(threads, record)
+    results, errors = run_threads(threads, record)
     assert not errors, errors
     total = threads * per_thread
     seqs = sorted(s for r in results.values() for s in r)
@@ -133,7 +109,7 @@ def test_concurrent_edits_of_one_deal_one_wins_the_other_is_told():
         )
         return updated.version
 
-    results, errors = _run_threads(2, edit)
+    results, errors = run_threads(2, edit)
     assert len(results) == 1 and len(errors) == 1, (results, errors)
     ((loser, err),) = errors.items()
     winner = 1 - loser
