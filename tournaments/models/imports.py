@@ -36,6 +36,9 @@ class ImportJob(models.Model):
     stage = models.CharField(max_length=20, blank=True)
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
+    # Written with each progress report while the worker runs the job: a running job whose
+    # heartbeat is older than ``settings.IMPORT_STALE_MINUTES`` lost its worker.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     problems = models.JSONField(default=list)
     report = models.JSONField(default=dict)
 

@@ -24,6 +24,10 @@ class RatingState(models.Model):
     computed_at = models.DateTimeField(null=True, blank=True)
     handicaps = models.JSONField(default=dict, blank=True)
     params = models.JSONField(default=dict, blank=True)
+    # Raised by every change to the club's score lines in this game, in the same transaction
+    # (a deal recorded, edited, deleted or restored; an import): a replay computed holding no
+    # lock is written only if the version it started from is still current.
+    version = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         constraints = [

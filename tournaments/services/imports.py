@@ -57,7 +57,7 @@ from .errors import fail, make_fail
 from .import_files import ENCODING_LABELS, MAX_BYTES, FileProblem, Source, read_source
 from .names import clean_name
 from .players import clean_player_name
-from .ratings import ratings_replay
+from .ratings import ratings_lines_changed, ratings_replay
 from .scoring_bridge import counters, line_specs, outcome_dict, periods, score
 
 __all__ = ["MAX_BYTES", "ImportFailed", "ImportProblem", "ImportReport", "results_import"]
@@ -660,6 +660,9 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
         rows=sorted((pid, bid, trump, club.pk, *(c[n] for n in _BID_COUNTERS))
                     for (pid, bid, trump), c in plan.bids.items()),
     )  # fmt: skip
+    # The club's ratings are replayed after COMMIT; a replay computed meanwhile from the old
+    # score lines must not be written (holds the club's rating row until COMMIT, a moment).
+    ratings_lines_changed(club_id=club.pk, game=game)
     club_version_bump(club_id=club.pk)  # cached read pages of the club render anew
 
 

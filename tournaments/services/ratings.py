@@ -13,7 +13,7 @@ import contextvars
 from collections.abc import Iterator
 from dataclasses import asdict
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
 from ratings.engine import Rater, conservative, params_for
@@ -141,25 +141,74 @@ def _learn_one(deal: Deal) -> bool:
         state.last_deal_id = deal.pk
         state.last_date = date
     state.computed_at = timezone.now()
+    state.version += 1
     state.save()
     return True
 
 
-@transaction.atomic
+REPLAY_ATTEMPTS = 3
+
+
 def ratings_replay(*, club_id: int, game: str) -> RatingState:
-    """Recompute the club's ratings in ``game`` from its whole history, in order."""
-    params = params_for(game)
-    rater = Rater(params)
-    _locked_state(club_id, game)
-    _delete(RatingHistory, club_id, game)
-    _delete(Rating, club_id, game)
-    history: list[tuple] = []
-    columns = ["club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma"]
-    counts: dict[int, list] = {}  # player -> [deals, last date]
-    deals, last = 0, None
+    """Recompute the club's ratings in ``game`` from its whole history, in order.
+
+    Inside the caller's transaction (a deal edited, players merged) the state row is locked
+    first and the replay computed and written under that lock, with the caller's changes.
+    Called outside any transaction (after an import committed) the replay is computed holding
+    no lock — a deal recorded meanwhile waits for nothing — and the lock is taken only to write
+    it, if the state's ``version`` is still the one it started from; if a change came in
+    meanwhile it is computed again (a few times, then under the lock). The result is always
+    exactly that of a replay from scratch of the score lines as they are when it is written."""
+    if connection.in_atomic_block:
+        return _replay_locked(club_id, game)
+    for _attempt in range(REPLAY_ATTEMPTS):
+        # The version is read before the score lines: a change committed in between shows as
+        # a newer version when the result is written (and the replay is computed again).
+        with transaction.atomic():  # a moment only: creates the state row if missing
+            version = _locked_state(club_id, game).version
+        computed = _compute(club_id, game)
+        with transaction.atomic():
+            state = _locked_state(club_id, game)
+            if state.version == version:
+                return _store(state, computed, bump=False)
+    with transaction.atomic():
+        return _replay_locked(club_id, game)
+
+
+def _replay_locked(club_id: int, game: str) -> RatingState:
+    state = _locked_state(club_id, game)
+    return _store(state, _compute(club_id, game), bump=True)
+
+
+def ratings_lines_changed(*, club_id: int, game: str) -> None:
+    """Note, in the caller's transaction, that the club's score lines in ``game`` changed
+    without a rating update (an import; its replay follows once it committed): a replay
+    computed meanwhile from the old lines is then not written."""
+    state = _locked_state(club_id, game)
+    RatingState.objects.filter(pk=state.pk).update(version=models.F("version") + 1)
+
+
+class _Computed:
+    """A replay's result, held in memory until it is written."""
+
+    __slots__ = ("history", "ratings", "counts", "deals", "last", "handicaps")
+
+    def __init__(self):
+        self.history: list[tuple] = []
+        self.ratings: dict = {}
+        self.counts: dict[int, list] = {}  # player -> [deals, last date]
+        self.deals = 0
+        self.last = None
+        self.handicaps: dict = {}
+
+
+def _compute(club_id: int, game: str) -> _Computed:
+    rater = Rater(params_for(game))
+    out = _Computed()
+    history, counts = out.history, out.counts
     for deal_id, date, event in rating_events(club_id=club_id, game=game):
-        deals += 1
-        last = (deal_id, date)
+        out.deals += 1
+        out.last = (deal_id, date)
         for player_id, (mu, sigma) in rater.update(event).items():
             seen = counts.get(player_id)
             if seen is None:
@@ -167,10 +216,23 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
             seen[0] += 1
             seen[1] = date
             history.append((club_id, game, player_id, deal_id, seen[0], date, mu, sigma))
-        if len(history) >= FLUSH_ROWS:  # written as we go: memory stays flat
-            _insert(RatingHistory, columns, history)
-            history = []
-    _insert(RatingHistory, columns, history)
+    out.ratings = dict(rater.ratings)
+    out.handicaps = {k: list(v) for k, v in sorted(rater.handicaps.items())}
+    return out
+
+
+_HISTORY_COLUMNS = ["club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma"]
+
+
+def _store(state: RatingState, computed: _Computed, *, bump: bool) -> RatingState:
+    """Replace the club's rating rows by ``computed`` (under the state's lock)."""
+    club_id, game = state.club_id, state.game
+    _delete(RatingHistory, club_id, game)
+    _delete(Rating, club_id, game)
+    history = computed.history
+    for start in range(0, len(history), FLUSH_ROWS):
+        _insert(RatingHistory, _HISTORY_COLUMNS, history[start : start + FLUSH_ROWS])
+    counts = computed.counts
     Rating.objects.bulk_create(
         [
             Rating(
@@ -183,22 +245,20 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
                 deals=counts[player_id][0],
                 last_played=counts[player_id][1],
             )  # fmt: skip
-            for player_id, (mu, sigma) in sorted(rater.ratings.items())
+            for player_id, (mu, sigma) in sorted(computed.ratings.items())
         ],
         batch_size=2000,
     )
-    state, _created = RatingState.objects.update_or_create(
-        club_id=club_id,
-        game=game,
-        defaults={
-            "deals": deals,
-            "last_deal_id": last[0] if last else None,
-            "last_date": last[1] if last else None,
-            "computed_at": timezone.now(),
-            "handicaps": {k: list(v) for k, v in sorted(rater.handicaps.items())},
-            "params": asdict(params),
-        },
-    )
+    last = computed.last
+    state.deals = computed.deals
+    state.last_deal_id = last[0] if last else None
+    state.last_date = last[1] if last else None
+    state.computed_at = timezone.now()
+    state.handicaps = computed.handicaps
+    state.params = _params_key(game)
+    if bump:
+        state.version += 1
+    state.save()
     club_version_bump(club_id=club_id)  # the ratings pages show the new figures
     return state
 
@@ -229,4 +289,4 @@ def _insert(model, columns: list[str], rows: list[tuple]) -> None:
         cursor.executemany(sql, rows)
 
 
-__all__ = ["ratings_deal_changed", "ratings_deferred", "ratings_replay"]
+__all__ = ["ratings_deal_changed", "ratings_deferred", "ratings_lines_changed", "ratings_replay"]
