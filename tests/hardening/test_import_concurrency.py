@@ -7,7 +7,9 @@ import time
 
 import pytest
 from django.db import connections, transaction
+from django.urls import reverse
 
+from tests import factories
 from tests.hardening.helpers import build_club, napoleon_data
 from tests.imports.helpers import NAPOLEON_HEADER, csv_bytes
 from tournaments.models import Deal, Rating, RatingHistory, RatingState
@@ -114,3 +116,80 @@ def test_a_replay_computed_before_an_import_committed_is_not_written(monkeypatch
     assert meanwhile.calls == 3
     assert RatingState.objects.get(club=club, game="napoleon").deals == 2 + 12
     assert _snapshot(club) == _from_scratch(club)
+
+
+class _WriterHeld:
+    """Another connection holds SQLite's one writer (as an import's write transaction does)."""
+
+    def __init__(self, club):
+        self.club = club
+        self.taken, self.release = threading.Event(), threading.Event()
+        self.thread = threading.Thread(target=self._hold)
+
+    def _hold(self):
+        from tournaments.models import Club
+
+        try:
+            with transaction.atomic():
+                Club.objects.filter(pk=self.club.pk).update(name="取り込み中")
+                self.taken.set()
+                self.release.wait(timeout=30)
+        finally:
+            connections.close_all()
+
+    def __enter__(self):
+        self.thread.start()
+        assert self.taken.wait(timeout=10)
+        return self
+
+    def __exit__(self, *exc):
+        self.release.set()
+        self.thread.join(timeout=30)
+        return False
+
+
+@pytest.fixture
+def _sqlite_only():
+    if connections["default"].vendor != "sqlite":
+        pytest.skip("SQLite's one writer; PostgreSQL deals do not wait for an import's write")
+
+
+@pytest.mark.usefixtures("_sqlite_only")
+def test_on_sqlite_a_deal_waits_briefly_for_an_import_write_then_is_refused_to_resend(
+    settings, client
+):
+    from tournaments.services.busy import DatabaseBusy
+
+    settings.SQLITE_DEAL_WAIT_SECONDS = 0.5
+    owner = factories.UserFactory(username="keeper-busy")
+    club, players, nap, _dai = build_club(deals=1, owner=owner)
+    ids = [p.id for p in players]
+    before = Deal.objects.filter(session=nap).count()
+    client.force_login(owner)
+    with _WriterHeld(club):
+        started = time.perf_counter()
+        with pytest.raises(DatabaseBusy):
+            deal_record(session=nap, data=napoleon_data(ids, n=5))
+        assert time.perf_counter() - started < 2.0
+        # Through the entry page as the phone's outbox sends it: 503 "try again", never 500.
+        post = {"seats": [str(i) for i in ids[:5]], "napoleon": str(ids[0]), "bid": "13",
+                "trump": "S", "called_suit": "H", "called_rank": "A", "adjutant": str(ids[1]),
+                "honours": "14", "discarded": "0", "action": "save",
+                "client_id": "5b0c3a52-8a7e-4a43-9d43-0d5b1c1f0a11"}  # fmt: skip
+        response = client.post(reverse("deal_new", args=[club.slug, nap.pk]), post,
+                               HTTP_ACCEPT="application/json",
+                               HTTP_X_EFUDA_OUTBOX="live")  # fmt: skip
+        assert response.status_code == 503 and response["Retry-After"]
+        reply = response.json()
+        assert reply["ok"] is False and reply["busy"] is True
+        assert "busy writing a large import" in reply["message"]
+        page = client.post(reverse("deal_new", args=[club.slug, nap.pk]), post)  # no script
+        assert page.status_code == 503 and "busy writing a large import" in page.content.decode()
+    assert Deal.objects.filter(session=nap).count() == before  # nothing half-written
+    # Once the write is over, the resent deal goes in (once).
+    for _ in range(2):
+        response = client.post(reverse("deal_new", args=[club.slug, nap.pk]), post,
+                               HTTP_ACCEPT="application/json",
+                               HTTP_X_EFUDA_OUTBOX="queued")  # fmt: skip
+        assert response.status_code == 200 and response.json()["ok"] is True
+    assert Deal.objects.filter(session=nap).count() == before + 1
