@@ -61,7 +61,7 @@ IMPORT_HEARTBEAT_SECONDS = int(os.environ.get("IMPORT_HEARTBEAT_SECONDS", "30"))
 IMPORT_STALE_MINUTES = int(os.environ.get("IMPORT_STALE_MINUTES", "5"))
 # SQLite only: a deal saved while another process writes (a large import) waits this long for
 # the one writer, then is refused with "try again" (HTTP 503; the phone's outbox resends it).
-SQLITE_DEAL_WAIT_SECONDS = float(os.environ.get("SQLITE_DEAL_WAIT_SECONDS", "2"))
+SQLITE_DEAL_WAIT_SECONDS = float(os.environ.get("SQLITE_DEAL_WAIT_SECONDS", "1.5"))
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -156,7 +156,7 @@ def _sqlite_only():
 
 @pytest.mark.usefixtures("_sqlite_only")
 def test_on_sqlite_a_deal_waits_briefly_for_an_import_write_then_is_refused_to_resend(
-    settings, client
+    settings, client, english
 ):
     from tournaments.services.busy import DatabaseBusy
 
