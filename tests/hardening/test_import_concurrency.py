@@ -98,12 +98,30 @@ def test_a_deal_recorded_during_the_import_replay_does_not_wait_and_ratings_end_
     report = results_import(club=club, file=_import_file())
     assert report.deals == 12
     assert len(recorded) == 1 and meanwhile.took < 2.0, meanwhile.took
-    # The replay saw the new deal's version and computed again, including it.
-    assert meanwhile.calls == 2
+    # The new deal came after all history: learned on top of the computed replay, which was
+    # not computed again.
+    assert meanwhile.calls == 1
     state = RatingState.objects.get(club=club, game="napoleon")
     live = Deal.objects.filter(club=club, game="napoleon", redeal=False).count()
     assert state.deals == live == 3 + 12 + 1
     assert state.last_deal_id == recorded[0].pk
+    assert _snapshot(club) == _from_scratch(club)
+
+
+def test_a_deal_edited_during_the_replay_makes_it_compute_again(monkeypatch):
+    from tournaments.services.deals import deal_update
+
+    club, players, nap, _dai = build_club(deals=4)
+    ids = [p.id for p in players]
+    first = Deal.objects.get(session=nap, seq=1)
+    meanwhile = _Meanwhile(
+        monkeypatch,
+        lambda: deal_update(deal=first, data=napoleon_data(ids, n=9), version=first.version),
+    )
+    results_import(club=club, file=_import_file())
+    # The edit replays in its own transaction (call 2) and moves the version: the import's
+    # replay is not written as computed but computed again, with the edit (call 3).
+    assert meanwhile.calls == 3
     assert _snapshot(club) == _from_scratch(club)
 
 
@@ -128,9 +146,10 @@ class _WriterHeld:
 
     def _hold(self):
         from tournaments.models import Club
+        from tournaments.services.busy import bulk_write
 
         try:
-            with transaction.atomic():
+            with bulk_write(), transaction.atomic():
                 Club.objects.filter(pk=self.club.pk).update(name="取り込み中")
                 self.taken.set()
                 self.release.wait(timeout=30)
@@ -186,6 +205,9 @@ def test_on_sqlite_a_deal_waits_briefly_for_an_import_write_then_is_refused_to_r
         page = client.post(reverse("deal_new", args=[club.slug, nap.pk]), post)  # no script
         assert page.status_code == 503 and "busy writing a large import" in page.content.decode()
     assert Deal.objects.filter(session=nap).count() == before  # nothing half-written
+    from tournaments.services.busy import bulk_write_running
+
+    assert not bulk_write_running()  # the mark went with the write
     # Once the write is over, the resent deal goes in (once).
     for _ in range(2):
         response = client.post(reverse("deal_new", args=[club.slug, nap.pk]), post,

@@ -53,6 +53,7 @@ from ..models import (
 )
 from ..selectors.rulesets import rules_from_snapshot, ruleset_rules, ruleset_snapshot
 from . import bulk
+from .busy import bulk_write
 from .cache import club_version_bump
 from .errors import fail, make_fail
 from .import_files import ENCODING_LABELS, MAX_BYTES, FileProblem, Source, read_source
@@ -664,7 +665,9 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
     plan.deals.insert()
     plan.lines.insert()
     plan.history.insert()
-    # Last, so rows a concurrent deal also updates are held for the shortest time.
+    # Last, so rows a concurrent deal also updates are held for the shortest time, and in a
+    # deal's lock order: the club row, the aggregates, the club's rating state.
+    club_version_bump(club_id=club.pk)  # cached read pages of the club render anew
     bulk.upsert_add(
         StandingAggregate, keys=("club", "game", "period", "player"),
         counters=StandingAggregate.COUNTERS,
@@ -679,9 +682,8 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
                     for (pid, bid, trump), c in plan.bids.items()),
     )  # fmt: skip
     # The club's ratings are replayed after COMMIT; a replay computed meanwhile from the old
-    # score lines must not be written (holds the club's rating row until COMMIT, a moment).
+    # score lines must not be written.
     ratings_lines_changed(club_id=club.pk, game=game)
-    club_version_bump(club_id=club.pk)  # cached read pages of the club render anew
 
 
 def _noop(stage: str, done: int, total: int) -> None:
@@ -748,7 +750,8 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
         raise ImportFailed(found.problems)
     progress("writing", total, total)
     plan = _prepare(club, game, scored, resolved, names, ids, user)
-    _write(club, game, plan)
+    with bulk_write():  # SQLite: a deal saved meanwhile waits only briefly (services/busy.py)
+        _write(club, game, plan)
     # Ratings are derived from the whole history: replayed once, after the import committed,
     # in a transaction of their own (a failure leaves them to the next replay, never the deals).
     progress("ratings", total, total)
