@@ -22,7 +22,7 @@ from ...services import events as svc
 from .common import staff_only
 
 
-def _page(request, tournament, *, add_form=None, freeze_form=None, status=200):
+def _page(request, tournament, *, add_form=None, freeze_form=None, reveal_error="", status=200):
     return render(
         request,
         "tournaments/events/staff.html",
@@ -34,6 +34,7 @@ def _page(request, tournament, *, add_form=None, freeze_form=None, status=200):
             "freeze_form": freeze_form or FreezeForm(tournament=tournament),
             "frozen_after": sel.freeze_round(tournament),
             "results_hidden": sel.results_hidden(tournament),
+            "reveal_error": reveal_error,
             "last_shown": max(0, tournament.rounds_planned - tournament.standings_hidden_rounds),
         },
         status=status,
@@ -128,8 +129,6 @@ def tournament_reveal_view(request, tournament_id: int):
     try:
         svc.tournament_standings_reveal(tournament=tournament, user=request.user)
     except EfudaError as err:
-        form = FreezeForm(tournament=tournament)
-        add_efuda_error(form, err)
-        return _page(request, tournament, freeze_form=form, status=400)
+        return _page(request, tournament, reveal_error=error_text(err), status=400)
     messages.success(request, _("The standings and results are now shown to everyone."))
     return _back(tournament, "#freeze")
