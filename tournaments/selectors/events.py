@@ -36,12 +36,22 @@ TIEBREAKS = ranking.TOURNAMENT_TIEBREAKS  # documented in docs/tournaments.md
 
 
 def is_staff(user, tournament: Tournament) -> bool:
-    """Club scorekeepers and owners, and the tournament's extra staff."""
+    """Club scorekeepers and owners, the tournament's extra staff, and whoever created it
+    while they are a member of the club."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if has_role(user, tournament.club, Role.SCOREKEEPER):
+    if has_role(user, tournament.club, Role.SCOREKEEPER) or is_creator(user, tournament):
         return True
     return tournament.extra_staff.filter(pk=user.pk).exists()
+
+
+def is_creator(user, tournament: Tournament) -> bool:
+    """Whoever created the tournament, while still a member of its club."""
+    return (
+        tournament.created_by_id is not None
+        and tournament.created_by_id == getattr(user, "pk", None)
+        and has_role(user, tournament.club, Role.MEMBER)
+    )
 
 
 def can_see(user, tournament: Tournament, entry: TournamentEntry | None = None) -> bool:
@@ -379,9 +389,7 @@ def can_manage_staff(user, tournament: Tournament) -> bool:
     """Club admins (owners) and whoever created the tournament add and remove its staff."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if has_role(user, tournament.club, Role.OWNER):
-        return True
-    return tournament.created_by_id is not None and tournament.created_by_id == user.pk
+    return has_role(user, tournament.club, Role.OWNER) or is_creator(user, tournament)
 
 
 @dataclass

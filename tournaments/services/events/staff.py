@@ -107,15 +107,14 @@ def tournament_staff_add(*, tournament: Tournament, who: str, user=None):
 
 
 def _can_run_without(tournament: Tournament, removed) -> bool:
-    """Whether someone other than ``removed`` can still run the tournament."""
-    others = (
-        Membership.objects.filter(
-            club_id=tournament.club_id, role__in=[Role.SCOREKEEPER, Role.OWNER]
-        )
-        .exclude(user=removed)
-        .exists()
-    )
-    return others or tournament.extra_staff.exclude(pk=removed.pk).exists()
+    """Whether someone other than ``removed`` can still run the tournament: a club owner or
+    scorekeeper, its creator while a member of the club, or other extra staff."""
+    members = Membership.objects.filter(club_id=tournament.club_id).exclude(user=removed)
+    if members.filter(role__in=[Role.SCOREKEEPER, Role.OWNER]).exists():
+        return True
+    if tournament.created_by_id and members.filter(user_id=tournament.created_by_id).exists():
+        return True
+    return tournament.extra_staff.exclude(pk=removed.pk).exists()
 
 
 @transaction.atomic
