@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django import forms
-from django.core import validators
 from django.utils.translation import gettext_lazy as _
 
 from .fields import IdField, IntegerField
 from .models import Club, ClubRuleSet, DrawMethod, StandingsMode
+
+MAX_ROUNDS = 30  # as services.events.common.MAX_ROUNDS (forms do not import services)
 
 
 class TournamentForm(forms.Form):
@@ -118,23 +119,18 @@ class DisputeForm(forms.Form):
 
 
 class FreezeForm(forms.Form):
-    """How many final rounds the public does not see the live standings for."""
+    """How many final rounds the public does not see the live standings for. The form bounds
+    the number; the service checks it against the tournament's rounds with its own message."""
 
     standings_hidden_rounds = IntegerField(
-        min_value=0, label=_("Hide the standings for the final rounds")
+        min_value=0, max_value=MAX_ROUNDS, label=_("Hide the standings for the final rounds")
     )
 
     def __init__(self, *args, tournament, **kwargs):
-        kwargs.setdefault(
-            "initial", {"standings_hidden_rounds": tournament.standings_hidden_rounds}
-        )
+        hidden = tournament.standings_hidden_rounds
+        kwargs.setdefault("initial", {"standings_hidden_rounds": hidden})
         super().__init__(*args, **kwargs)
-        field = self.fields["standings_hidden_rounds"]
-        field.max_value = tournament.rounds_planned
-        field.validators = [
-            v for v in field.validators if not isinstance(v, validators.MaxValueValidator)
-        ] + [validators.MaxValueValidator(tournament.rounds_planned)]
-        field.widget.attrs["max"] = tournament.rounds_planned
+        self.fields["standings_hidden_rounds"].widget.attrs["max"] = tournament.rounds_planned
 
 
 class StaffAddForm(forms.Form):
