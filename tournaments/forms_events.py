@@ -135,7 +135,3 @@ class FreezeForm(forms.Form):
 
 class StaffAddForm(forms.Form):
     who = forms.CharField(max_length=254, label=_("User name or e-mail address of a member"))
-
-
-class StaffRemoveForm(forms.Form):
-    member = IdField(label=_("Staff member"))

@@ -102,7 +102,7 @@ def test_every_numeric_tournament_form_field_has_a_range():
                 assert field.min_value is not None and field.max_value is not None, seen[-1]
                 assert field.max_value <= 2**63 - 1, seen[-1]
     assert {
-        "FreezeForm.standings_hidden_rounds", "SwapForm.a", "StaffRemoveForm.member",
+        "FreezeForm.standings_hidden_rounds", "SwapForm.a", "SwapForm.b",
         "PinForm.table", "PinForm.seat", "AdjustmentForm.round_number",
     } <= set(seen)  # fmt: skip
 
