@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from core.errors import EfudaError
 
@@ -53,6 +53,7 @@ def _manager_only(request, tournament_id: int):
 
 
 @login_required
+@require_safe
 def tournament_staff_view(request, tournament_id: int):
     return _page(request, staff_only(request, tournament_id))
 
