@@ -35,23 +35,27 @@ def sheet_lines(detail) -> list[SheetLine]:
     return lines
 
 
-def session_sheet_pdf(session: GameSession) -> bytes:
+SESSION_TEMPLATE = "tournaments/reports/session_sheet.html"
+
+
+def session_sheet_context(session: GameSession) -> dict:
     """The completed sheet, with a QR code of the session's page (absolute, ``SITE_URL``) where
     the deals go on updating."""
     detail = session_detail(session)
     live_url = absolute_url("session_detail", session.club.slug, session.pk)
-    return render_pdf(
-        "tournaments/reports/session_sheet.html",
-        {
-            "detail": detail,
-            "session": session,
-            "club": session.club,
-            "players": detail.players,
-            "lines": sheet_lines(detail),
-            "live_url": live_url,
-            "qr": qr_svg(live_url),
-        },
-    )
+    return {
+        "detail": detail,
+        "session": session,
+        "club": session.club,
+        "players": detail.players,
+        "lines": sheet_lines(detail),
+        "live_url": live_url,
+        "qr": qr_svg(live_url),
+    }
+
+
+def session_sheet_pdf(session: GameSession) -> bytes:
+    return render_pdf(SESSION_TEMPLATE, session_sheet_context(session))
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,7 @@ class BlankSheet:
 
 # Deal rows on the first page (at least 20: a table without phones plays an evening) while the
 # point table fits under them.
-BLANK_ROWS = {Game.NAPOLEON: 22, Game.DAIFUGO: 23}
+BLANK_ROWS = {Game.NAPOLEON: 22, Game.DAIFUGO: 21}
 # Rows the first page holds when the point table goes to a page of its own (base.css .blank-sheet:
 # 7.5 mm a row). The point table stays under the rows while it has at most POINT_LINES_BELOW
 # lines (originator's rules need a second page; the one-line tables fit).
