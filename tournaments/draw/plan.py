@@ -50,6 +50,8 @@ DOUBLE = 0.6
 KICKS = 40
 KICK_SHARE = 0.8
 VALLEY = 0.5
+KICK_SHARE_HARD = 0.25
+KICK_ROOMY = 1200
 KICK_SWAPS = 5
 T_KICK = 0.15
 MOVES_PER_PLAYER_ROUND = 2000  # search length: moves per player and planned round …
@@ -503,7 +505,9 @@ def _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget) -> _
     rest = budget - STARTS * per_start
     costs.sort()
     valley = costs[0] <= VALLEY * costs[-1]
-    kick_moves = int(rest * KICK_SHARE) if KICKS and valley else 0
+    roomy = budget >= KICK_ROOMY * sum(len(r) for r in seated)
+    share = KICK_SHARE if valley else KICK_SHARE_HARD if roomy else 0.0
+    kick_moves = int(rest * share) if KICKS else 0
     if best.anneal(rest - kick_moves, T_CONTINUE, T_END, DIRECTED) or not kick_moves:
         return best
     # iterated search: kick the best plan (a few random swaps), anneal briefly, keep if no worse
