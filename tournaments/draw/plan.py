@@ -14,10 +14,18 @@ swaps of two players at different tables of one round, as the social golfer solv
   meetings, with a small extra so repeats spread over many pairs rather than a few); when a
   round has tables of different sizes each player pays ``SIZE_WEIGHT × (2k + 1)`` for their
   ``k``-th table of that size, so small and large tables are shared out evenly.
-- *Moves*: two players of one round at different tables change places. Half the moves start
-  from a player who already has a repeat at their table (where the cost is), half from any
-  player. A worse move is accepted with probability ``exp(−Δ / T)``, with the temperature
-  falling geometrically from ``T_START`` to ``T_END``; the best plan seen is kept.
+- *Moves*: two players of one round at different tables change places. Nine moves in ten
+  start from a player who has a repeat at their table in that round (only such swaps can
+  lower the repeats), and most of those take as partner another such player of the round;
+  the rest start anywhere, so that the search crosses plateaus. A worse move is accepted with
+  probability ``exp(−Δ / T)``, the temperature falling geometrically; the best plan seen is
+  kept. Every proposed swap counts as one move of the search length.
+- *Phases*: five short runs from different random plans (small fields have near-perfect
+  plans in a narrow valley that a run falls into or misses, whatever its length); the best
+  run annealed further at a lower temperature; then *kicks* (a few random swaps, a brief
+  annealing, kept if no worse) when the short runs found such a valley or the field is small
+  enough to have moves to spare; last a polish that evens the table sizes out where that
+  costs no repeat. The search stops as soon as no pair meets twice.
 - *Seats*: once the tables are fixed, each table's seat order is chosen round by round so
   that players sit where they have sat least.
 
@@ -34,29 +42,36 @@ from dataclasses import dataclass
 from .generator import Draw, History, PastRound, _ordered, _seat_order
 from .sizes import choose_sizes
 
-T_START = 0.45
-T_CONTINUE = 0.25
-T_END = 0.1
-STARTS = 5
-START_SHARE = 0.4  # of the moves, for the short runs
-DIRECTED = 0.9
-POLISH_SHARE = 0.05
+# the search length: moves (proposed swaps) per player and planned round, capped so that the
+# largest events stay well under a second; the yardstick (plain_annealing) gets twice as many
+MOVES_PER_PLAYER_ROUND = 2000
+MOVES_MAX = 200_000
+MOVES_MIN = 10_000
+# cost
 SIZE_WEIGHT = 0.03
 REPEAT_STEP = 0.5  # a third meeting costs 1.5, a fourth 2 …
-CONFLICTS_EVERY = 250  # moves between two scans for the players with a repeat
-SCAN_MIN = 100
-SCAN_FACTOR = 1.0
-DOUBLE = 0.6
+# 1. short runs from different random plans
+STARTS = 5
+START_SHARE = 0.4  # of the moves
+T_START = 0.45
+T_END = 0.1  # below it the annealing only descends; every phase ends here
+# 2. the best run searched further
+T_CONTINUE = 0.25
+# 3. kicks: a few random swaps, a brief annealing, kept if no worse (iterated local search)
 KICKS = 40
-KICK_SHARE = 0.8
-VALLEY = 0.5
-KICK_SHARE_HARD = 0.25
-KICK_ROOMY = 1200
 KICK_SWAPS = 5
 T_KICK = 0.15
-MOVES_PER_PLAYER_ROUND = 2000  # search length: moves per player and planned round …
-MOVES_MAX = 200_000  # … capped so the largest events stay well under a second
-MOVES_MIN = 10_000
+KICK_SHARE = 0.8  # of the moves left after 1, in a near-perfect valley …
+VALLEY = 0.5  # … recognised by the best short run ending at most half the worst one
+KICK_SHARE_HARD = 0.25  # … otherwise, when the field is small enough to have moves to spare:
+KICK_ROOMY = 1200  # at least this many moves per player and round
+# 4. the polish of table sizes (only when a round has tables of different sizes)
+POLISH_SHARE = 0.05
+# moves
+DIRECTED = 0.9  # share of the moves that start from a player with a repeat at their table …
+DOUBLE = 0.6  # … and of those, the share whose partner has one too (in the same round)
+SCAN_MIN = 100  # the players with a repeat are listed again every players × rounds moves
+CONFLICTS_EVERY = 250  # (the yardstick's run: every max(this, players × rounds) moves)
 
 
 def _repeat_costs(limit: int) -> list[float]:
@@ -316,7 +331,7 @@ class _Search:
         best, best_tables = current, [[t[:] for t in ts] for ts in all_tables]
         hot: list[tuple[int, int]] = []  # (round, player) with a repeat at their table
         nhot = 0
-        scan_every = max(SCAN_MIN, int(self.n * count * SCAN_FACTOR))
+        scan_every = max(SCAN_MIN, self.n * count)
         by_round: list[list[int]] = []
         double = DOUBLE
         for move in range(moves):
@@ -485,13 +500,14 @@ def _budget(players: int, rounds: int) -> int:
 
 
 def _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget) -> _Search:
-    """Several short annealing runs from different random plans, then the best of them
-    searched further at a lower temperature (``budget`` moves in all).
+    """Short annealing runs from different random plans, the best of them annealed further,
+    then kicks (``budget`` moves in all; the search stops as soon as no pair meets twice).
 
-    Small fields have near-perfect plans in a narrow valley that one run falls into or
-    misses (24 players in 5+5+5+5+4 over 6 rounds: about 5 repeats or about 22, whatever
-    the length of the run), so the short runs are what makes the plan reliable; large fields
-    have no such valley and gain from the long run."""
+    Small fields have near-perfect plans in a narrow valley that one run falls into or misses
+    whatever its length (24 players in 5+5+5+5+4 over 6 rounds: 0–9 repeats, or 20–30), so
+    the short runs make the plan reliable, and the kicks take it down to the valley's floor.
+    Large fields have no such valley and gain most from the long run, so they get the kicks
+    only when they have moves to spare."""
     per_start = int(budget * START_SHARE) // STARTS
     best = None
     costs = []
