@@ -67,3 +67,16 @@ def english(settings):
     settings.LANGUAGE_CODE = "en"
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(tmp_path_factory):
+    """SQLite tests use an on-disk database with production's OPTIONS (WAL, ``BEGIN
+    IMMEDIATE``, busy timeout), never the in-memory one: Django shares a single in-memory
+    connection between the live server's request threads, so two phones saving at once in a
+    browser test would interleave on one transaction, which no real set-up does."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "efuda.sqlite3")

@@ -65,11 +65,20 @@ def _html_class():
     return ReportHTML
 
 
-def render_pdf(template: str, context: dict) -> bytes:
-    """Render ``template`` (HTML) to PDF bytes."""
+def render_document(template: str, context: dict):
+    """Lay ``template`` (HTML) out as a WeasyPrint document: its pages and boxes, before PDF.
+
+    Tests look at the layout through it (which box lands on which page)."""
     html = render_to_string(template, context)
     with _lock:  # the font configuration is shared; WeasyPrint is not documented thread-safe
         font_config, css = _engine()
-        return _html_class()(string=html, base_url=str(settings.BASE_DIR)).write_pdf(
+        return _html_class()(string=html, base_url=str(settings.BASE_DIR)).render(
             stylesheets=[css], font_config=font_config
         )
+
+
+def render_pdf(template: str, context: dict) -> bytes:
+    """Render ``template`` (HTML) to PDF bytes."""
+    document = render_document(template, context)
+    with _lock:
+        return document.write_pdf()

@@ -3,18 +3,17 @@ table fills in by hand, with the rule set's point table to score from."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 
 import rules
 from core.errors import EfudaError
 
-from ..models import Game, GameSession
+from ..models import Club, Game, GameSession
 from ..selectors.rulesets import session_rules
 from ..selectors.sessions import session_detail
 from .pdf import render_pdf
-
-BLANK_ROWS = {Game.NAPOLEON: 18, Game.DAIFUGO: 17}
-EMPTY_SEATS = 5
+from .qr import absolute_url, qr_svg
 
 
 @dataclass(frozen=True)
@@ -36,18 +35,27 @@ def sheet_lines(detail) -> list[SheetLine]:
     return lines
 
 
-def session_sheet_pdf(session: GameSession) -> bytes:
+SESSION_TEMPLATE = "tournaments/reports/session_sheet.html"
+
+
+def session_sheet_context(session: GameSession) -> dict:
+    """The completed sheet, with a QR code of the session's page (absolute, ``SITE_URL``) where
+    the deals go on updating."""
     detail = session_detail(session)
-    return render_pdf(
-        "tournaments/reports/session_sheet.html",
-        {
-            "detail": detail,
-            "session": session,
-            "club": session.club,
-            "players": detail.players,
-            "lines": sheet_lines(detail),
-        },
-    )
+    live_url = absolute_url("session_detail", session.club.slug, session.pk)
+    return {
+        "detail": detail,
+        "session": session,
+        "club": session.club,
+        "players": detail.players,
+        "lines": sheet_lines(detail),
+        "live_url": live_url,
+        "qr": qr_svg(live_url),
+    }
+
+
+def session_sheet_pdf(session: GameSession) -> bytes:
+    return render_pdf(SESSION_TEMPLATE, session_sheet_context(session))
 
 
 @dataclass(frozen=True)
@@ -90,26 +98,84 @@ def _title_points(ruleset: rules.RuleSet) -> list[tuple[str, int]]:
     ]
 
 
-def blank_sheet_pdf(session: GameSession) -> bytes:
-    detail = session_detail(session)
-    names = [name for _pid, name in detail.players]
-    ruleset = session_rules(session)
-    seats = names or [""] * EMPTY_SEATS
+@dataclass(frozen=True)
+class BlankSheet:
+    """What a blank sheet is printed for: a rule set, a player count, names where known."""
+
+    club: Club
+    ruleset: rules.RuleSet
+    ruleset_name: str
+    players: int
+    names: tuple[str, ...] = ()  # up to ``players``; the rest are printed as blank lines
+    date: datetime.date | None = None
+    table: str = ""
+
+
+# Deal rows on the first page (at least 20: a table without phones plays an evening) while the
+# point table fits under them.
+BLANK_ROWS = {Game.NAPOLEON: 22, Game.DAIFUGO: 21}
+# Rows the first page holds when the point table goes to a page of its own (base.css .blank-sheet:
+# 7.5 mm a row). The point table stays under the rows while it has at most POINT_LINES_BELOW
+# lines (originator's rules need a second page; the one-line tables fit).
+FULL_PAGE_ROWS = {Game.NAPOLEON: 24, Game.DAIFUGO: 24}
+POINT_LINES_BELOW = 3
+EMPTY_SEATS = 5
+
+
+def blank_sheet_context(sheet: BlankSheet) -> dict:
+    """The layout of a blank sheet: deal rows, player columns (points and running total), the
+    totals row and, under the rows or on a second page, the rule set's point table."""
+    ruleset = sheet.ruleset
+    names = list(sheet.names[: sheet.players]) + [""] * (sheet.players - len(sheet.names))
     context = {
-        "session": session,
-        "club": session.club,
-        "ruleset": ruleset,
-        "ruleset_name": detail.ruleset_name,
-        "seats": seats,
-        "named": bool(names),
-        "rows": range(1, BLANK_ROWS[session.game] + 1),
-        "positions": range(1, len(seats) + 1),
+        "sheet": sheet,
+        "club": sheet.club,
+        "game": ruleset.game,
+        "is_napoleon": ruleset.game == Game.NAPOLEON,
+        "ruleset_name": sheet.ruleset_name,
+        "seats": names,
+        "rows": range(1, BLANK_ROWS[ruleset.game] + 1),
+        "grid_page": False,
     }
-    if session.game == Game.NAPOLEON:
-        grid = point_grid(ruleset, len(names) or None)
+    if ruleset.game == Game.NAPOLEON:
+        grid = point_grid(ruleset, sheet.players)
         context["grid"] = grid
-        # Long per-bid tables take room from the blank rows so the sheet stays on one page.
-        context["rows"] = range(1, max(8, 17 - len(grid.lines)) + 1)
+        if len(grid.lines) > POINT_LINES_BELOW:
+            # The point table takes a page of its own; the first page is all deal rows.
+            context["grid_page"] = True
+            context["rows"] = range(1, FULL_PAGE_ROWS[Game.NAPOLEON] + 1)
     else:
         context["title_points"] = _title_points(ruleset)
-    return render_pdf("tournaments/reports/blank_sheet.html", context)
+    return context
+
+
+BLANK_TEMPLATE = "tournaments/reports/blank_sheet.html"
+
+
+def club_blank_sheet_pdf(sheet: BlankSheet) -> bytes:
+    return render_pdf(BLANK_TEMPLATE, blank_sheet_context(sheet))
+
+
+def session_blank_sheet(session: GameSession) -> BlankSheet:
+    """A session's blank sheet: its rule set, players and date filled in."""
+    detail = session_detail(session)
+    names = tuple(name for _pid, name in detail.players)
+    ruleset = session_rules(session)
+    if names:
+        players = len(names)
+    else:
+        players = EMPTY_SEATS if EMPTY_SEATS in ruleset.players else max(ruleset.players)
+    return BlankSheet(
+        club=session.club,
+        ruleset=ruleset,
+        ruleset_name=detail.ruleset_name,
+        players=players,
+        names=names,
+        date=session.date,
+        table=session.table,
+    )
+
+
+def blank_sheet_pdf(session: GameSession) -> bytes:
+    """The blank sheet of a session (the club's blank sheet prefilled from the session)."""
+    return club_blank_sheet_pdf(session_blank_sheet(session))

@@ -36,3 +36,14 @@ def ruleset_rules(ruleset: ClubRuleSet) -> "rules.RuleSet":
 def session_rules(session: GameSession) -> "rules.RuleSet":
     """The rules a session is scored under: its snapshot, taken when it was created."""
     return rules_from_snapshot(session.rules_snapshot)
+
+
+def club_rules_by_code(*, club, code: str) -> "rules.RuleSet | None":
+    """The rules a club plays under ``code``: its own rule set or, when it has none of that
+    code, the preset; None for an unknown code. Reads only (printing a blank sheet for a preset
+    creates no club rule set); raises the ``EfudaError`` of a stored rule set that no longer
+    builds."""
+    own = ClubRuleSet.objects.filter(club=club, code=code).first()
+    if own is not None:
+        return ruleset_rules(own)
+    return rules.PRESETS.get(code)

@@ -34,4 +34,5 @@ urlpatterns = [
         reports.session_blank_view,
         name="session_blank_pdf",
     ),
+    path("c/<slug:club_slug>/blank-sheet/", reports.club_blank_sheet_view, name="club_blank_sheet"),
 ]

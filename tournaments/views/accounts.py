@@ -235,32 +235,32 @@ def display_name_view(request, club_slug):
     return _render_me(request, club, name_form=form, status=400)
 
 
-@login_required
-@require_POST
-def claim_confirm_view(request, club_slug, pk):
+def _claim_decide(request, club_slug, pk, decide, done: str):
+    """Confirm or turn down a claim (owners only); the outcome is shown on the claims list."""
     club = club_for_request(request, club_slug, role=Role.OWNER)
     claim = get_object_or_404(PlayerClaim, club=club, pk=pk)
     try:
-        claim_confirm(claim=claim, by=request.user)
+        decide(claim=claim, by=request.user)
     except EfudaError as err:
         messages.error(request, error_text(err))
     else:
-        messages.success(request, _("Confirmed: the account is now linked to the player."))
+        messages.success(request, done)
     return redirect(_invitations_url(club) + "#claims")
+
+
+@login_required
+@require_POST
+def claim_confirm_view(request, club_slug, pk):
+    return _claim_decide(
+        request, club_slug, pk, claim_confirm,
+        _("Confirmed: the account is now linked to the player."),
+    )  # fmt: skip
 
 
 @login_required
 @require_POST
 def claim_reject_view(request, club_slug, pk):
-    club = club_for_request(request, club_slug, role=Role.OWNER)
-    claim = get_object_or_404(PlayerClaim, club=club, pk=pk)
-    try:
-        claim_reject(claim=claim, by=request.user)
-    except EfudaError as err:
-        messages.error(request, error_text(err))
-    else:
-        messages.success(request, _("Claim turned down."))
-    return redirect(_invitations_url(club) + "#claims")
+    return _claim_decide(request, club_slug, pk, claim_reject, _("Claim turned down."))
 
 
 @login_required

@@ -1,12 +1,14 @@
 """Printable session sheets (PDF). Same access as the session page: public club or members."""
 
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
 from .. import reports
+from ..forms_printing import BlankSheetForm
 from ..models import GameSession
 from ..permissions import club_for_request
+from ..reports.sheets import BlankSheet
 
 
 def _pdf(body: bytes, name: str) -> HttpResponse:
@@ -32,3 +34,27 @@ def session_sheet_view(request, club_slug: str, session_id: int):
 def session_blank_view(request, club_slug: str, session_id: int):
     session = _session(request, club_slug, session_id)
     return _pdf(reports.blank_sheet_pdf(session), f"{session.club.slug}-blank-{session.pk}.pdf")
+
+
+@require_safe
+def club_blank_sheet_view(request, club_slug: str):
+    """The club's blank sheet: a form (rule set, player count, names, date); once filled in, the
+    PDF. The same access as the club's other sheets: a public club or its members."""
+    club = club_for_request(request, club_slug)
+    form = BlankSheetForm(request.GET or None, club=club)
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        sheet = BlankSheet(
+            club=club,
+            ruleset=data["ruleset"],
+            ruleset_name=data["ruleset_name"],
+            players=data["players"],
+            names=data["name_list"],
+            date=data["date"],
+            table=data["table"],
+        )
+        return _pdf(reports.club_blank_sheet_pdf(sheet), f"{club.slug}-blank.pdf")
+    status = 400 if form.is_bound else 200
+    return render(
+        request, "tournaments/reports/blank_form.html", {"club": club, "form": form}, status=status
+    )
