@@ -95,12 +95,15 @@ def test_issue_cases_against_the_figures_measured_there():
 
 
 def test_sixty_players_eight_rounds_in_under_two_seconds():
-    """CPU time, with headroom (the test machine is shared); about 0.6 s on a quiet core."""
-    started = time.process_time()
-    plan = plan_rounds(keys(60), rounds=8, sizes_allowed=(4, 5, 6), seed=3)
-    elapsed = time.process_time() - started
-    assert elapsed < 1.5, elapsed
-    assert repeat_count(plan.as_past()) <= 2
+    """CPU time, with headroom (the test machine is shared). 60 × 8 finds a plan without
+    repeats early (about 0.05 s); 32 × 5 under napoleon-wiki (tables of 6 and 5) runs the whole
+    search length, the slowest rows of the sweep (about 0.5 s on a quiet core)."""
+    for n, rounds, sizes, most in ((60, 8, (4, 5, 6), 0), (32, 5, (4, 5, 6), 12)):
+        started = time.process_time()
+        plan = plan_rounds(keys(n), rounds=rounds, sizes_allowed=sizes, seed=3)
+        elapsed = time.process_time() - started
+        assert elapsed < 1.5, (n, elapsed)
+        assert repeat_count(plan.as_past()) <= most, n
 
 
 @pytest.mark.parametrize(("n", "sizes"), [(23, (5,)), (13, (5,)), (11, (4, 5, 6)), (27, (4, 5))])
