@@ -49,7 +49,7 @@ MOVES_MAX = 200_000
 MOVES_MIN = 10_000
 # cost
 SIZE_WEIGHT = 0.03
-REPEAT_STEP = 0.5  # a third meeting costs 1.5, a fourth 2 …
+REPEAT_STEP = 0.05  # a third meeting costs 1.05, a fourth 1.1 … (repeats spread over pairs)
 # 1. short runs from different random plans
 STARTS = 5
 START_SHARE = 0.4  # of the moves
