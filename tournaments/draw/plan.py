@@ -10,7 +10,7 @@ swaps of two players at different tables of one round, as the social golfer solv
   history plus the rounds planned before) sit out; ties are broken by the seeded RNG. With a
   constant field, everyone's sit-outs stay within one of each other.
 - *Cost*: each meeting of a pair that already met ``c`` times costs ``REPEAT[c]`` (0 for a
-  first meeting, 1 for a second, 1.5 for a third …: the total is the number of repeated
+  first meeting, 1 for a second, 1.05 for a third …: the total is the number of repeated
   meetings, with a small extra so repeats spread over many pairs rather than a few); when a
   round has tables of different sizes each player pays ``SIZE_WEIGHT × (2k + 1)`` for their
   ``k``-th table of that size, so small and large tables are shared out evenly.
