@@ -8,6 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from .fields import IdField, IntegerField
 from .models import Club, ClubRuleSet, DrawMethod, StandingsMode
 
+MAX_ROUNDS = 30  # as services.events.common.MAX_ROUNDS (forms do not import services)
+
 
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=100, label=_("Name"))
@@ -65,3 +67,71 @@ class PinForm(forms.Form):
         if data.get("seat") and not data.get("table"):
             self.add_error("table", _("Give the table number with the seat."))
         return data
+
+
+class DrawForm(forms.Form):
+    """Draw (or draw again) the next round; an empty method means the tournament's own."""
+
+    method = forms.ChoiceField(
+        choices=[("", _("Tournament default")), *DrawMethod.choices],
+        required=False,
+        label=_("Seating method"),
+    )
+
+
+class SwapForm(forms.Form):
+    """Swap two players' seats in a drawn round (player ids, checked by the service)."""
+
+    a = IdField(label=_("Swap"))
+    b = IdField(label=_("with"))
+
+
+class TimerForm(forms.Form):
+    """Start or stop the round clock. The minutes stay text: the service checks the range and
+    refuses "Infinity", "1e20" and the like with its own message."""
+
+    action = forms.ChoiceField(
+        choices=[("start", _("Start timer")), ("stop", _("Stop timer"))],
+        required=False,
+        initial="start",
+    )
+    minutes = forms.CharField(max_length=20, required=False, label=_("Minutes"))
+
+
+class CheckInForm(forms.Form):
+    checked_in = forms.TypedChoiceField(
+        choices=[("1", _("Checked in")), ("0", _("Not checked in"))],
+        coerce=lambda value: value == "1",
+        label=_("Checked in"),
+    )
+
+
+class DropForm(forms.Form):
+    undo = forms.BooleanField(required=False)
+
+
+class PinIssueForm(forms.Form):
+    revoke = forms.BooleanField(required=False)
+
+
+class DisputeForm(forms.Form):
+    note = forms.CharField(max_length=200, required=False, label=_("What is wrong?"))
+
+
+class FreezeForm(forms.Form):
+    """How many final rounds the public does not see the live standings for. The form bounds
+    the number; the service checks it against the tournament's rounds with its own message."""
+
+    standings_hidden_rounds = IntegerField(
+        min_value=0, max_value=MAX_ROUNDS, label=_("Hide the standings for the final rounds")
+    )
+
+    def __init__(self, *args, tournament, **kwargs):
+        hidden = tournament.standings_hidden_rounds
+        kwargs.setdefault("initial", {"standings_hidden_rounds": hidden})
+        super().__init__(*args, **kwargs)
+        self.fields["standings_hidden_rounds"].widget.attrs["max"] = tournament.rounds_planned
+
+
+class StaffAddForm(forms.Form):
+    who = forms.CharField(max_length=254, label=_("User name or e-mail address of a member"))

@@ -48,6 +48,9 @@ METRICS: dict[str, Metric] = {
         Metric("title_daihinmin", "大貧民 count", _field("title_daihinmin"), False),
         Metric("deals", "deals played", _field("deals")),
         Metric("fewer_deals", "fewer deals played", _field("deals"), False),
+        # Tournament standings (selectors/events.py): the total after adjustments, table tops.
+        Metric("total", "total", _field("total")),
+        Metric("table_wins", "table wins", _field("table_wins")),
     )
 }
 
@@ -56,6 +59,10 @@ TIEBREAKS: dict[str, tuple[str, ...]] = {
     "napoleon": ("points", "average", "napoleon_wins", "wins"),
     "daifugo": ("points", "average", "title_daifugo", "title_daihinmin"),
 }
+
+# A tournament's standings: the total (raw or rank points, with adjustments), then raw points,
+# then table wins (documented in docs/tournaments.md, shown on the standings page).
+TOURNAMENT_TIEBREAKS: tuple[str, ...] = ("total", "points", "table_wins")
 
 
 def check_keys(keys: Sequence[str]) -> tuple[Metric, ...]:

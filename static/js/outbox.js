@@ -334,7 +334,26 @@
       else say("");
     }
     await render();
+    if (sent && (!liveId || Object.keys(outcome).some((id) => id !== liveId))) refreshLists();
     return outcome;
+  }
+
+  /* Deals sent in the background are now on the server: show them in the page's lists
+     (the running totals, a table's deals) without touching the form being filled in. */
+  async function refreshLists() {
+    const regions = document.querySelectorAll("[data-outbox-refresh][id]");
+    if (!regions.length) return;
+    try {
+      const response = await timed(location.href, { cache: "no-store" });
+      if (!response.ok) return;
+      const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+      regions.forEach((region) => {
+        const twin = fresh.getElementById(region.id);
+        if (twin) region.replaceWith(document.adoptNode(twin));
+      });
+    } catch (e) {
+      /* offline again: the lists catch up with the next page load */
+    }
   }
 
   // ---- Save -------------------------------------------------------------------------------

@@ -124,6 +124,8 @@ def test_offline_save_waits_then_arrives_once(keeper, table):
     assert arrived(keeper, table.nap, 2)[1:] == [expected]
     keeper.page.locator(BADGE).wait_for(state="hidden")
     assert "1件を送信しました" in keeper.page.locator("#outbox").inner_text()
+    # The running totals catch up without a reload: two deals now.
+    keeper.page.locator("#running-totals h2", has_text="2").wait_for()
 
 
 def test_reply_lost_after_commit_is_sent_again_and_counted_once(keeper, table):
@@ -247,6 +249,8 @@ def test_two_phones_at_one_pin_table_one_offline(browser, live_server):
     a.context.set_offline(False)
     wait_outbox(a, 0)
     assert arrived(a, table.session, 2) == [second, first]  # numbered as they arrived
+    # The offline phone's list of the table's deals shows both without a reload.
+    a.page.locator("#table-deals tbody tr:not(.ev-state-row)").nth(1).wait_for()
     for phone in phones:
         assert not phone.errors, phone.errors
         phone.close()

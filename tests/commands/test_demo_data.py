@@ -1,6 +1,7 @@
 """``manage.py demo_data``: a public demo club with two months of deals whose aggregates add up."""
 
 import datetime
+import re
 from collections import defaultdict
 from io import StringIO
 
@@ -97,6 +98,22 @@ def _if_empty_is_idempotent_and_reset_rebuilds_the_same_club():
     assert (Deal.objects.count(), ScoreLine.objects.count(),
             StandingAggregate.objects.count()) == counts  # fmt: skip
     assert sorted(ScoreLine.objects.values_list("player__name", "points")) == points  # seeded
+
+
+def test_demo_tournament_a_printed_pin_opens_its_table(client):
+    out = StringIO()
+    call_command("demo_data", stdout=out)
+    tournament = Club.objects.get(slug="demo").tournaments.get()
+    assert tournament.is_public and tournament.date == timezone.localdate()
+    assert tournament.entries.filter(checked_in=True).count() == 10
+    rnd = tournament.rounds.get()
+    assert rnd.started_at is not None and rnd.tables.count() == 2
+    pins = dict(re.findall(r"table (\d+): (\d{4,8})", out.getvalue()))
+    assert sorted(pins) == ["1", "2"]
+    table = rnd.tables.get(number=1)
+    response = client.post(f"/t/{tournament.pk}/pin/", {"pin": pins["1"], "table": table.pk})
+    assert response.status_code == 302
+    assert response["Location"] == f"/t/{tournament.pk}/table/{table.pk}/"
 
 
 def test_if_empty_leaves_a_site_with_a_club_alone():

@@ -18,7 +18,7 @@ from tournaments.fields import INT32_MAX
 pytestmark = pytest.mark.django_db
 SLOW_OK = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 
-FORM_MODULES = ("tournaments.forms", "tournaments.views.events", "tournaments.views.manage",
+FORM_MODULES = ("tournaments.forms", "tournaments.forms_events", "tournaments.views.manage",
                 "tournaments.views.sessions", "tournaments.views.imports")  # fmt: skip
 NUMERIC_FIELDS = (forms.IntegerField, forms.FloatField, forms.DecimalField)
 

@@ -97,6 +97,9 @@ OTHER_WRITES = {
     "tournament_round_finish": "staff", "tournament_round_timer": "staff",
     "tournament_adjustment_add": "staff", "tournament_adjustment_delete": "staff",
     "tournament_seating_pdf": "staff (a POST with pins=1 re-issues every PIN)",
+    "tournament_freeze": "staff", "tournament_reveal": "staff",
+    "tournament_staff_add": "club owner or the tournament's creator (tests/events)",
+    "tournament_staff_remove": "club owner or the tournament's creator (GET asks first)",
 }  # fmt: skip
 
 # Read pages whose views do not refuse POST (no ``require_safe``): they answer a POST like a

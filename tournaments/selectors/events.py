@@ -10,11 +10,13 @@ from decimal import Decimal
 from django.db.models import Q
 from django.utils import timezone
 
+from .. import ranking
 from ..models import (
     Adjustment,
     ConfirmationState,
     Deal,
     DealConfirmation,
+    Membership,
     Role,
     ScoreLine,
     StandingsMode,
@@ -27,19 +29,29 @@ from ..permissions import has_role
 
 RANK_SCALE = Decimal(10)  # rank points of a table's winner; the last gets 0, the mean is 5
 SITOUT_RANK_POINTS = RANK_SCALE / 2
-TIEBREAKS = ("total", "points", "table_wins")  # documented in docs/tournaments.md
+TIEBREAKS = ranking.TOURNAMENT_TIEBREAKS  # documented in docs/tournaments.md
 
 
 # --- access ----------------------------------------------------------------------------------
 
 
 def is_staff(user, tournament: Tournament) -> bool:
-    """Club scorekeepers and owners, and the tournament's extra staff."""
+    """Club scorekeepers and owners, the tournament's extra staff, and whoever created it
+    while they are a member of the club."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if has_role(user, tournament.club, Role.SCOREKEEPER):
+    if has_role(user, tournament.club, Role.SCOREKEEPER) or is_creator(user, tournament):
         return True
     return tournament.extra_staff.filter(pk=user.pk).exists()
+
+
+def is_creator(user, tournament: Tournament) -> bool:
+    """Whoever created the tournament, while still a member of its club."""
+    return (
+        tournament.created_by_id is not None
+        and tournament.created_by_id == getattr(user, "pk", None)
+        and has_role(user, tournament.club, Role.MEMBER)
+    )
 
 
 def can_see(user, tournament: Tournament, entry: TournamentEntry | None = None) -> bool:
@@ -221,6 +233,7 @@ class TournamentStandings:
     rows: list[StandingRow]
     adjustments: list[Adjustment] = field(default_factory=list)
     uncounted: int = 0  # deals waiting for confirmation or disputed
+    frozen_after: int | None = None  # these standings stop after this round (a freeze)
 
 
 def rank_points(points: dict[int, int]) -> dict[int, Decimal]:
@@ -239,24 +252,23 @@ def rank_points(points: dict[int, int]) -> dict[int, Decimal]:
 
 
 def rank_rows(rows: list[StandingRow]) -> list[StandingRow]:
-    """Order by the TIEBREAKS keys (descending); rows equal on all of them share a rank."""
-
-    def key(r):
-        return tuple(getattr(r, k) for k in TIEBREAKS)
-
-    rows.sort(key=lambda r: (*(-v for v in key(r)), r.name.casefold(), r.player_id))
-    previous = None
-    for i, row in enumerate(rows, start=1):
-        row.rank = previous.rank if previous is not None and key(previous) == key(row) else i
-        previous = row
-    return rows
+    """Rank through ``ranking.rank`` with the tournament's tiebreaks (the same function as the
+    club standings): rows equal on every key share a rank and the next rank is skipped."""
+    ranked = ranking.rank(rows, TIEBREAKS)
+    for position, row in ranked:
+        row.rank = position
+    return [row for _position, row in ranked]
 
 
-def tournament_standings(*, tournament: Tournament) -> TournamentStandings:
+def tournament_standings(
+    *, tournament: Tournament, through_round: int | None = None
+) -> TournamentStandings:
     """Live standings from the score lines of the tournament's tables (bounded by its size).
 
     A deal counts once confirmed (or when it needs no confirmation); a deal waiting or
-    disputed does not."""
+    disputed does not. A table without counted deals gives nobody a table win. With
+    ``through_round`` (a freeze) only rounds up to it count, and only the adjustments of those
+    rounds or made before the next round started."""
     entries = list(tournament.entries.select_related("player"))
     by_player = {
         e.player_id: StandingRow(
@@ -267,11 +279,10 @@ def tournament_standings(*, tournament: Tournament) -> TournamentStandings:
         )
         for e in entries
     }
-    rounds = list(
-        tournament.rounds.filter(started_at__isnull=False)
-        .order_by("number")
-        .prefetch_related("tables")
-    )
+    rounds_qs = tournament.rounds.filter(started_at__isnull=False)
+    if through_round is not None:
+        rounds_qs = rounds_qs.filter(number__lte=through_round)
+    rounds = list(rounds_qs.order_by("number").prefetch_related("tables"))
     tables = [t for r in rounds for t in r.tables.all()]
     session_table = {t.session_id: t for t in tables if t.session_id}
     uncounted_ids = set(
@@ -281,6 +292,7 @@ def tournament_standings(*, tournament: Tournament) -> TournamentStandings:
     )
     table_points: dict[int, dict[int, int]] = {t.pk: {p: 0 for p in t.seats} for t in tables}
     deal_ids_seen: dict[int, set] = defaultdict(set)
+    played_tables: set[int] = set()  # tables with at least one counted deal
     for deal_id, session_id, player_id, points in ScoreLine.objects.filter(
         session_id__in=list(session_table)
     ).values_list("deal_id", "session_id", "player_id", "points"):
@@ -289,6 +301,7 @@ def tournament_standings(*, tournament: Tournament) -> TournamentStandings:
         table = session_table[session_id]
         table_points[table.pk][player_id] = table_points[table.pk].get(player_id, 0) + points
         deal_ids_seen[player_id].add(deal_id)
+        played_tables.add(table.pk)
     for rnd in rounds:
         for table in rnd.tables.all():
             scores = table_points[table.pk]
@@ -301,16 +314,15 @@ def tournament_standings(*, tournament: Tournament) -> TournamentStandings:
                 row.points += value
                 row.rank_points += ranks[p]
                 row.rounds += 1
-                if value == top and len(scores) > 1:
+                if value == top and len(scores) > 1 and table.pk in played_tables:
                     row.table_wins += 1
         for p in rnd.sitouts:
             if p in by_player:
                 by_player[p].rank_points += SITOUT_RANK_POINTS
-    adjustments = list(
-        Adjustment.objects.filter(tournament=tournament, is_deleted=False)
-        .select_related("entry__player")
-        .order_by("created_at", "id")
-    )
+    adjustments_qs = Adjustment.objects.filter(tournament=tournament, is_deleted=False)
+    if through_round is not None:
+        adjustments_qs = adjustments_qs.filter(_adjustments_through(tournament, through_round))
+    adjustments = list(adjustments_qs.select_related("entry__player").order_by("created_at", "id"))
     by_entry = {row.entry_id: row for row in by_player.values()}
     for adj in adjustments:
         by_entry[adj.entry_id].adjustments += adj.points
@@ -327,4 +339,90 @@ def tournament_standings(*, tournament: Tournament) -> TournamentStandings:
         rows=rank_rows(rows),
         adjustments=adjustments,
         uncounted=Deal.objects.filter(pk__in=uncounted_ids, is_deleted=False).count(),
+        frozen_after=through_round,
     )
+
+
+def _adjustments_through(tournament: Tournament, through_round: int) -> Q:
+    """Adjustments of rounds up to ``through_round``; those without a round count when made
+    before the next round started."""
+    of_rounds = Q(round_number__isnull=False, round_number__lte=through_round)
+    next_start = (
+        tournament.rounds.filter(number=through_round + 1).values_list("started_at", flat=True)
+    ).first()
+    if next_start is None:
+        return of_rounds | Q(round_number__isnull=True)
+    return of_rounds | Q(round_number__isnull=True, created_at__lt=next_start)
+
+
+# --- the standings freeze --------------------------------------------------------------------
+
+
+def freeze_round(tournament: Tournament) -> int | None:
+    """The round after which the standings stop for the public, or None when nothing is
+    hidden now: a freeze is set, not revealed, and a round after it has started."""
+    hidden = tournament.standings_hidden_rounds
+    if not hidden or tournament.standings_revealed:
+        return None
+    last_shown = max(0, tournament.rounds_planned - hidden)
+    if not tournament.rounds.filter(number__gt=last_shown, started_at__isnull=False).exists():
+        return None
+    return last_shown
+
+
+def results_hidden(tournament: Tournament) -> bool:
+    """The final results (page and PDF) wait for the reveal when a freeze is set."""
+    return bool(tournament.standings_hidden_rounds) and not tournament.standings_revealed
+
+
+def visible_standings(*, tournament: Tournament, staff: bool) -> TournamentStandings:
+    """What a visitor sees: staff the live standings; everyone else, during a freeze, the
+    standings as they stood after the last round before it."""
+    through = None if staff else freeze_round(tournament)
+    return tournament_standings(tournament=tournament, through_round=through)
+
+
+# --- the staff page --------------------------------------------------------------------------
+
+
+def can_manage_staff(user, tournament: Tournament) -> bool:
+    """Club admins (owners) and whoever created the tournament add and remove its staff."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return has_role(user, tournament.club, Role.OWNER) or is_creator(user, tournament)
+
+
+@dataclass
+class StaffMember:
+    user: object
+    name: str
+    extra: bool  # on the tournament's own staff (removable), not by a club role
+    role: str = ""  # the club role that lets them run it ("" for extra staff only)
+
+
+def tournament_staff(tournament: Tournament) -> list[StaffMember]:
+    """Everyone who can run the tournament: the extra staff, then the club's scorekeepers and
+    owners (who always can)."""
+
+    extra = list(tournament.extra_staff.order_by("username"))
+    extra_ids = {u.pk for u in extra}
+    roles = {
+        m.user_id: m
+        for m in Membership.objects.filter(
+            club=tournament.club, role__in=[Role.SCOREKEEPER, Role.OWNER]
+        ).select_related("user")
+    }
+    people = [
+        StaffMember(user=u, name=u.get_username(), extra=True, role=_role_label(roles.get(u.pk)))
+        for u in extra
+    ]
+    people += [
+        StaffMember(user=m.user, name=m.user.get_username(), extra=False, role=_role_label(m))
+        for m in sorted(roles.values(), key=lambda m: (m.role != Role.OWNER, m.user.username))
+        if m.user_id not in extra_ids
+    ]
+    return people
+
+
+def _role_label(membership) -> str:
+    return Role(membership.role).label if membership is not None else ""

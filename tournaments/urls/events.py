@@ -97,4 +97,24 @@ urlpatterns = [
         v.result_slips_pdf_view,
         name="tournament_slips_pdf",
     ),
+    # Staff page: who runs the tournament, the standings freeze and its reveal
+    path("t/<id:tournament_id>/staff/", v.tournament_staff_view, name="tournament_staff"),
+    path(
+        "t/<id:tournament_id>/staff/add/", v.tournament_staff_add_view, name="tournament_staff_add"
+    ),
+    path(
+        "t/<id:tournament_id>/staff/<id:user_id>/remove/",
+        v.tournament_staff_remove_view,
+        name="tournament_staff_remove",
+    ),
+    path(
+        "t/<id:tournament_id>/standings/freeze/",
+        v.tournament_freeze_view,
+        name="tournament_freeze",
+    ),
+    path(
+        "t/<id:tournament_id>/standings/reveal/",
+        v.tournament_reveal_view,
+        name="tournament_reveal",
+    ),
 ]

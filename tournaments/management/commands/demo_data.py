@@ -8,6 +8,9 @@ standings aggregates and history are exactly what entry at the table writes.
 Log in as demo / demo-pass (owner), scorer / scorer-pass (scorekeeper), member / member-pass
 (who is the player 花子, so the club home shows their standing). An open invitation (member,
 for up to 100 people, 90 days) lets a new visitor try sign-up and joining: its link is printed.
+A public tournament today (「絵札杯(デモ)」, ten players, round 1 drawn and started) lets a
+visitor try the tournament evening: one seated player's PIN per table is printed, to record a
+deal from a phone as a player would.
 """
 
 import datetime
@@ -26,6 +29,13 @@ from tournaments.selectors.rulesets import session_rules
 from tournaments.services.claims import claim_confirm, player_claim
 from tournaments.services.clubs import club_create, membership_set
 from tournaments.services.deals import deal_record
+from tournaments.services.events import (
+    entry_add,
+    pin_issue,
+    round_draw,
+    round_start,
+    tournament_create,
+)
 from tournaments.services.invitations import invitation_create
 from tournaments.services.players import player_get_or_create
 from tournaments.services.rulesets import ruleset_save
@@ -68,6 +78,7 @@ class Command(BaseCommand):
             if existing is not None:
                 _delete(existing)
             club, deals = build_demo(today=timezone.localdate())
+            pins = build_demo_tournament(club=club, today=timezone.localdate())
         invitation = club.invitations.order_by("-id").first()
         link = settings.SITE_URL + reverse("invitation_open", args=[invitation.token])
         self.stdout.write(
@@ -76,10 +87,35 @@ class Command(BaseCommand):
             "Log in as demo / demo-pass, scorer / scorer-pass or member / member-pass. "
             f"Invitation for new members: {link}"
         )
+        tournament = club.tournaments.get()
+        address = settings.SITE_URL + reverse("tournament_detail", args=[tournament.pk])
+        self.stdout.write(
+            f"Demo tournament: {address}"
+            " — PINs of a seated player per table: "
+            + ", ".join(f"table {number}: {pin}" for number, pin in pins)
+        )
+
+
+def build_demo_tournament(*, club: Club, today: datetime.date) -> list[tuple[int, str]]:
+    """A public tournament today with round 1 started; (table number, PIN of its first seat)."""
+    tournament = tournament_create(
+        club=club, name="絵札杯(デモ)", date=today, ruleset=club.rulesets.get(code="wiki-12"),
+        rounds_planned=3, minutes_per_round=40, is_public=True, seed=SEED,
+    )  # fmt: skip
+    for name in PLAYERS:
+        entry_add(tournament=tournament, name=name, checked_in=True)
+    rnd = round_start(rnd=round_draw(tournament=tournament))
+    pins = []
+    for table in rnd.tables.order_by("number"):
+        entry = tournament.entries.get(player_id=table.seats[0])
+        pins.append((table.number, pin_issue(entry=entry)))
+    return pins
 
 
 def _delete(club: Club) -> None:
-    # Score lines and deals protect their players and rule sets: remove them first.
+    # Tournament tables protect their sessions; score lines and deals protect their players and
+    # rule sets: remove them first.
+    club.tournaments.all().delete()
     ScoreLine.objects.filter(club=club).delete()
     Deal.objects.filter(club=club).delete()
     GameSession.objects.filter(club=club).delete()

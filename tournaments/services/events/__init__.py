@@ -14,20 +14,28 @@ from .common import (
     PIN_FAILURE_WINDOW,
     PIN_FAILURES_ALLOWED,
     PIN_FAILURES_PER_ENTRY,
+    TIMER_MAX_MINUTES,
 )
 from .entries import entry_add, entry_check_in, entry_drop, entry_undrop, tournament_create
 from .pins import pin_check, pin_digest, pin_issue, pin_issue_all, pin_normalize, pin_revoke
 from .rounds import playing_ids, round_draw, round_finish, round_start, round_swap, table_label
+from .staff import (
+    tournament_freeze_set,
+    tournament_staff_add,
+    tournament_staff_remove,
+    tournament_standings_reveal,
+)
 from .table_deals import deal_confirm, deal_dispute, table_deal_record
 from .timer import timer_start, timer_stop
 
 __all__ = [
     "MAX_ROUNDS", "MESSAGES", "PIN_DIGITS", "PIN_FAILURES_ALLOWED", "PIN_FAILURES_PER_ENTRY",
-    "PIN_FAILURE_WINDOW",
+    "PIN_FAILURE_WINDOW", "TIMER_MAX_MINUTES",
     "adjustment_add", "adjustment_delete", "deal_confirm", "deal_dispute", "entry_add",
     "entry_check_in", "entry_drop", "entry_undrop", "pin_check", "pin_digest", "pin_issue",
     "pin_issue_all", "pin_normalize", "pin_revoke", "playing_ids", "round_draw", "round_finish",
     "round_start",
     "round_swap", "table_deal_record", "table_label", "timer_start", "timer_stop",
-    "tournament_create",
+    "tournament_create", "tournament_freeze_set", "tournament_staff_add",
+    "tournament_staff_remove", "tournament_standings_reveal",
 ]  # fmt: skip

@@ -26,6 +26,13 @@ from .rounds import (
     round_swap_view,
     round_timer_control_view,
 )
+from .staff import (
+    tournament_freeze_view,
+    tournament_reveal_view,
+    tournament_staff_add_view,
+    tournament_staff_remove_view,
+    tournament_staff_view,
+)
 from .tables import (
     deal_confirm_view,
     deal_dispute_view,
@@ -60,6 +67,11 @@ __all__ = [
     "table_preview_view",
     "table_record_view",
     "tournament_detail_view",
+    "tournament_freeze_view",
+    "tournament_reveal_view",
+    "tournament_staff_add_view",
+    "tournament_staff_remove_view",
+    "tournament_staff_view",
     "tournament_list_view",
     "tournament_manage_view",
     "tournament_new_view",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _t
+from django.utils.translation import gettext as _
 
 from ...forms_events import AdjustmentForm
 from ...services import events as svc
@@ -19,7 +19,7 @@ from .common import (
 def adjustment_add_view(request, tournament):
     form = AdjustmentForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _t("Fill in player, points and reason."))
+        messages.error(request, _("Fill in player, points and reason."))
         return _back(tournament, "#adjustments")
     c = form.cleaned_data
     svc.adjustment_add(

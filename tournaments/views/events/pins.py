@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from axes.helpers import get_client_ip_address
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext as _t
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import EfudaError
@@ -47,13 +47,13 @@ def _chosen_entry(tournament, form) -> tuple[TournamentEntry | None, object]:
     table = sel.current_table(tournament, number)
     if table is None:
         form.add_error(
-            "table", _t("There is no table %(number)s in this round.") % {"number": number}
+            "table", _("There is no table %(number)s in this round.") % {"number": number}
         )
         return None, None
     if not seat:
         return None, table
     if seat > len(table.seats):
-        form.add_error("seat", _t("Table %(number)s has %(count)s seats.") % {
+        form.add_error("seat", _("Table %(number)s has %(count)s seats.") % {
             "number": number, "count": len(table.seats)})  # fmt: skip
         return None, table
     entry = tournament.entries.filter(player_id=table.seats[seat - 1]).first()

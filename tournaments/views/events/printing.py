@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 
+from ...selectors import events as sel
 from ...services import events as svc
 from .common import (
     _round,
@@ -46,4 +47,6 @@ def results_pdf_view(request, tournament_id: int):
     from ...reports.events import final_results
 
     tournament, _entry = visible(request, tournament_id)
+    if sel.results_hidden(tournament) and not sel.is_staff(request.user, tournament):
+        raise Http404  # a standings freeze: the results wait for the reveal
     return _pdf(final_results(tournament=tournament), f"results-{tournament.pk}.pdf")

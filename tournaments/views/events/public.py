@@ -74,6 +74,7 @@ def tournament_detail_view(request, tournament_id: int):
             "round": sel.round_view(rnd, names) if rnd else None,
             "my_table": sel.entry_table(tournament, entry) if entry else None,
             "is_staff": sel.is_staff(request.user, tournament),
+            "results_hidden": sel.results_hidden(tournament),
         },
     )
 
@@ -81,7 +82,8 @@ def tournament_detail_view(request, tournament_id: int):
 @cached_page
 def tournament_standings_view(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
-    standings = sel.tournament_standings(tournament=tournament)
+    staff = sel.is_staff(request.user, tournament)
+    standings = sel.visible_standings(tournament=tournament, staff=staff)
     table = TournamentStandingsTable(standings.rows, mode=standings.mode)
     template = (
         "tournaments/events/_standings.html"
@@ -95,7 +97,10 @@ def tournament_standings_view(request, tournament_id: int):
             "tournament": tournament,
             "standings": standings,
             "table": table,
-            "is_staff": sel.is_staff(request.user, tournament),
+            "is_staff": staff,
+            # staff see the live standings; this tells them what the public sees
+            "public_frozen_after": sel.freeze_round(tournament) if staff else None,
+            "results_hidden": sel.results_hidden(tournament),
         },
     )
 

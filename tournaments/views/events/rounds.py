@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.utils.translation import gettext as _t
+from django.utils.translation import gettext as _
 
 from core.errors import EfudaError
 
+from ...forms_events import DrawForm, SwapForm, TimerForm
 from ...services import events as svc
 from .common import (
     _back,
@@ -17,19 +18,26 @@ from .common import (
 
 @_staff_post
 def round_draw_view(request, tournament):
-    method = request.POST.get("method") or None
-    rnd = svc.round_draw(tournament=tournament, method=method, user=request.user)
-    messages.success(request, _t("Round %(number)s drawn.") % {"number": rnd.number})
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        raise EfudaError(
+            "method", "method_unknown", svc.MESSAGES["method_unknown"],
+            {"method": str(form.data.get("method", ""))[:40]},
+        )  # fmt: skip
+    rnd = svc.round_draw(
+        tournament=tournament, method=form.cleaned_data["method"] or None, user=request.user
+    )
+    messages.success(request, _("Round %(number)s drawn.") % {"number": rnd.number})
     return _back(tournament, "#round")
 
 
 @_staff_post
 def round_swap_view(request, tournament, number: int):
-    try:
-        a, b = int(request.POST.get("a", "")), int(request.POST.get("b", ""))
-    except ValueError:
-        raise EfudaError("swap", "swap_same", svc.MESSAGES["swap_same"]) from None
-    svc.round_swap(rnd=_round(tournament, number), a=a, b=b)
+    rnd = _round(tournament, number)
+    form = SwapForm(request.POST)
+    if not form.is_valid():
+        raise EfudaError("swap", "swap_same", svc.MESSAGES["swap_same"])
+    svc.round_swap(rnd=rnd, a=form.cleaned_data["a"], b=form.cleaned_data["b"])
     return _back(tournament, "#round")
 
 
@@ -48,9 +56,14 @@ def round_finish_view(request, tournament, number: int):
 @_staff_post
 def round_timer_control_view(request, tournament, number: int):
     rnd = _round(tournament, number)
-    if request.POST.get("action") == "stop":
+    form = TimerForm(request.POST)
+    if not form.is_valid():  # minutes longer than any number of minutes could be
+        raise EfudaError(
+            "minutes", "timer_minutes", svc.MESSAGES["timer_minutes"],
+            {"max": svc.TIMER_MAX_MINUTES},
+        )  # fmt: skip
+    if form.cleaned_data["action"] == "stop":
         svc.timer_stop(rnd=rnd)
     else:
-        minutes = request.POST.get("minutes") or None
-        svc.timer_start(rnd=rnd, minutes=minutes)
+        svc.timer_start(rnd=rnd, minutes=form.cleaned_data["minutes"] or None)
     return _back(tournament, "#round")

@@ -7,13 +7,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _t
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import EfudaError
 
 from ...forms import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
-from ...forms_events import PinForm
+from ...forms_events import DisputeForm, PinForm
 from ...models import (
     Deal,
     Game,
@@ -165,12 +165,12 @@ def table_record_view(request, tournament_id: int, table_id: int):
                 next_url = reverse("tournament_table", args=[tournament.pk, table.pk])
                 return outbox_reply(request, deal=deal, next_url=next_url)
             if deal.already_recorded:
-                messages.info(request, _t("No. %(seq)s was already recorded.") % {"seq": deal.seq})
+                messages.info(request, _("No. %(seq)s was already recorded.") % {"seq": deal.seq})
             else:
                 recorded = (
-                    _t("Deal recorded.")
+                    _("Deal recorded.")
                     if tournament.game == Game.NAPOLEON
-                    else _t("Round recorded.")
+                    else _("Round recorded.")
                 )
                 messages.success(request, recorded)
             return redirect("tournament_table", tournament.pk, table.pk)
@@ -199,7 +199,8 @@ def deal_confirm_view(request, tournament_id: int, deal_id: int):
 
 @require_POST
 def deal_dispute_view(request, tournament_id: int, deal_id: int):
-    note = request.POST.get("note", "")
+    form = DisputeForm(request.POST)
+    note = form.cleaned_data["note"] if form.is_valid() else ""
     return _deal_action(
         request,
         tournament_id,
