@@ -195,9 +195,11 @@ LOGOUT_REDIRECT_URL = "home"
 
 # Login rate limiting (django-axes): lock a username+IP pair after repeated failures.
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = 0.25  # hours
+AXES_COOLOFF_TIME = 0.25  # hours (templates/account/lockout.html says 15 minutes)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# The lockout page in the visitor's language (axes answers in plain English text otherwise).
+AXES_LOCKOUT_TEMPLATE = "account/lockout.html"
 # allauth's login form calls the field "login" and passes {"username": ...} or {"email": ...}:
 # one callable gives axes the account's user name for either, so both count towards one lock.
 AXES_USERNAME_CALLABLE = "tournaments.accounts.axes_username"

@@ -75,6 +75,21 @@ def test_failed_logins_by_e_mail_and_user_name_count_towards_one_lock():
     assert response.status_code in (403, 429) and "_auth_user_id" not in client.session
 
 
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [("ja", "ログインの失敗が多すぎます"), ("en", "Too many failed logins")],
+)
+def test_lockout_page_in_the_visitors_language_with_the_way_out(language, says):
+    factories.UserFactory(username="kenji")
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    for _attempt in range(6):
+        response = client.post(reverse("login"), {"login": "kenji", "password": "wrong"})
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert says in page and "Account locked" not in page
+    assert reverse("account_reset_password") in page  # the way out: a new password by mail
+
+
 def test_signup_needs_a_verified_address_before_login(mailoutbox):
     client = Client()
     response = client.post(

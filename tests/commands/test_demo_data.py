@@ -111,7 +111,7 @@ def test_demo_tournament_a_printed_pin_opens_its_table(client):
     pins = dict(re.findall(r"table (\d+): (\d{4,8})", out.getvalue()))
     assert sorted(pins) == ["1", "2"]
     table = rnd.tables.get(number=1)
-    response = client.post(f"/t/{tournament.pk}/pin/", {"pin": pins["1"], "table": table.pk})
+    response = client.post(f"/t/{tournament.pk}/pin/", {"pin": pins["1"], "table": table.number})
     assert response.status_code == 302
     assert response["Location"] == f"/t/{tournament.pk}/table/{table.pk}/"
 
