@@ -56,6 +56,32 @@ def test_plan_within_ten_percent_of_a_plain_annealing(n, rounds, code):
     assert statistics.mean(plan) <= statistics.mean(old), (plan, old)
 
 
+# The rows a sweep missed before the search got its short runs and kicks (napoleon-originator,
+# tables of 4–5, many rounds), against the plain annealing's figures for seeds 0 and 1 (it is
+# deterministic; `simulate_draw --compare` recomputes them, and the test below checks one) with
+# the plan's seeds as simulate_draw uses them (seed × 100 + 1).
+MISSED_BEFORE = [(24, 6, (6, 6)), (32, 6, (2, 3)), (36, 8, (14, 15)), (40, 8, (26, 28))]
+
+
+@pytest.mark.parametrize(("n", "rounds", "plain"), MISSED_BEFORE)
+def test_rows_a_sweep_missed_before_hold_the_target(n, rounds, plain):
+    sizes = rules.PRESETS["napoleon-originator"].players
+    got = [
+        repeat_count(
+            plan_rounds(keys(n), rounds=rounds, sizes_allowed=sizes, seed=s * 100 + 1).as_past()
+        )
+        for s in (0, 1)
+    ]
+    assert statistics.mean(got) <= TARGET * statistics.mean(plain), (got, plain)
+
+
+def test_the_plain_annealing_figures_above_still_hold():
+    n, rounds, plain = MISSED_BEFORE[0]
+    sizes = rules.PRESETS["napoleon-originator"].players
+    got = repeat_count(plain_annealing(keys(n), rounds=rounds, sizes_allowed=sizes, seed=1))
+    assert got == plain[1]
+
+
 def test_issue_cases_against_the_figures_measured_there():
     """The issue measured a plain annealing at 7 (17 × 5, originator) and 27 (21 × 5, wiki)
     repeats where the round-by-round draw gave 25 and 53."""
@@ -69,12 +95,15 @@ def test_issue_cases_against_the_figures_measured_there():
 
 
 def test_sixty_players_eight_rounds_in_under_two_seconds():
-    """CPU time, with headroom (the test machine is shared); about 0.6 s on a quiet core."""
-    started = time.process_time()
-    plan = plan_rounds(keys(60), rounds=8, sizes_allowed=(4, 5, 6), seed=3)
-    elapsed = time.process_time() - started
-    assert elapsed < 1.5, elapsed
-    assert repeat_count(plan.as_past()) <= 2
+    """CPU time, with headroom (the test machine is shared). 60 × 8 finds a plan without
+    repeats early (about 0.05 s); 32 × 5 under napoleon-wiki (tables of 6 and 5) runs the whole
+    search length, the slowest rows of the sweep (about 0.5 s on a quiet core)."""
+    for n, rounds, sizes, most in ((60, 8, (4, 5, 6), 0), (32, 5, (4, 5, 6), 12)):
+        started = time.process_time()
+        plan = plan_rounds(keys(n), rounds=rounds, sizes_allowed=sizes, seed=3)
+        elapsed = time.process_time() - started
+        assert elapsed < 1.5, (n, elapsed)
+        assert repeat_count(plan.as_past()) <= most, n
 
 
 @pytest.mark.parametrize(("n", "sizes"), [(23, (5,)), (13, (5,)), (11, (4, 5, 6)), (27, (4, 5))])

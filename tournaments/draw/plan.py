@@ -10,14 +10,22 @@ swaps of two players at different tables of one round, as the social golfer solv
   history plus the rounds planned before) sit out; ties are broken by the seeded RNG. With a
   constant field, everyone's sit-outs stay within one of each other.
 - *Cost*: each meeting of a pair that already met ``c`` times costs ``REPEAT[c]`` (0 for a
-  first meeting, 1 for a second, 1.5 for a third …: the total is the number of repeated
+  first meeting, 1 for a second, 1.05 for a third …: the total is the number of repeated
   meetings, with a small extra so repeats spread over many pairs rather than a few); when a
   round has tables of different sizes each player pays ``SIZE_WEIGHT × (2k + 1)`` for their
   ``k``-th table of that size, so small and large tables are shared out evenly.
-- *Moves*: two players of one round at different tables change places. Half the moves start
-  from a player who already has a repeat at their table (where the cost is), half from any
-  player. A worse move is accepted with probability ``exp(−Δ / T)``, with the temperature
-  falling geometrically from ``T_START`` to ``T_END``; the best plan seen is kept.
+- *Moves*: two players of one round at different tables change places. Nine moves in ten
+  start from a player who has a repeat at their table in that round (only such swaps can
+  lower the repeats), and most of those take as partner another such player of the round;
+  the rest start anywhere, so that the search crosses plateaus. A worse move is accepted with
+  probability ``exp(−Δ / T)``, the temperature falling geometrically; the best plan seen is
+  kept. Every proposed swap counts as one move of the search length.
+- *Phases*: five short runs from different random plans (small fields have near-perfect
+  plans in a narrow valley that a run falls into or misses, whatever its length); the best
+  run annealed further at a lower temperature; then *kicks* (a few random swaps, a brief
+  annealing, kept if no worse) when the short runs found such a valley or the field is small
+  enough to have moves to spare; last a polish that evens the table sizes out where that
+  costs no repeat. The search stops as soon as no pair meets twice.
 - *Seats*: once the tables are fixed, each table's seat order is chosen round by round so
   that players sit where they have sat least.
 
@@ -34,19 +42,41 @@ from dataclasses import dataclass
 from .generator import Draw, History, PastRound, _ordered, _seat_order
 from .sizes import choose_sizes
 
-T_START = 0.6
-T_END = 0.04
-STARTS = 4
-SIZE_WEIGHT = 0.03
-CONFLICTS_EVERY = 250  # moves between two scans for the players with a repeat
-MOVES_PER_PLAYER_ROUND = 1000  # search length: moves per player and planned round …
-MOVES_MAX = 200_000  # … capped so the largest events stay well under a second
+# the search length: moves (proposed swaps) per player and planned round, capped so that the
+# largest events stay well under a second; the yardstick (plain_annealing) gets twice as many
+MOVES_PER_PLAYER_ROUND = 2000
+MOVES_MAX = 200_000
 MOVES_MIN = 10_000
+# cost
+SIZE_WEIGHT = 0.03
+REPEAT_STEP = 0.05  # a third meeting costs 1.05, a fourth 1.1 … (repeats spread over pairs)
+# 1. short runs from different random plans
+STARTS = 5
+START_SHARE = 0.4  # of the moves
+T_START = 0.45
+T_END = 0.1  # below it the annealing only descends; every phase ends here
+# 2. the best run searched further
+T_CONTINUE = 0.25
+# 3. kicks: a few random swaps, a brief annealing, kept if no worse (iterated local search)
+KICKS = 40
+KICK_SWAPS = 5
+T_KICK = 0.15
+KICK_SHARE = 0.8  # of the moves left after 1, in a near-perfect valley …
+VALLEY = 0.5  # … recognised by the best short run ending at most half the worst one
+KICK_SHARE_HARD = 0.25  # … otherwise, when the field is small enough to have moves to spare:
+KICK_ROOMY = 1200  # at least this many moves per player and round
+# 4. the polish of table sizes (only when a round has tables of different sizes)
+POLISH_SHARE = 0.05
+# moves
+DIRECTED = 0.9  # share of the moves that start from a player with a repeat at their table …
+DOUBLE = 0.6  # … and of those, the share whose partner has one too (in the same round)
+SCAN_MIN = 100  # the players with a repeat are listed again every players × rounds moves
+CONFLICTS_EVERY = 250  # (the yardstick's run: every max(this, players × rounds) moves)
 
 
 def _repeat_costs(limit: int) -> list[float]:
     """Cost of one more meeting of a pair that already met ``c`` times, for c = 0 … limit."""
-    return [0.0] + [1.0 + 0.5 * (c - 1) for c in range(1, limit + 1)]
+    return [0.0] + [1.0 + REPEAT_STEP * (c - 1) for c in range(1, limit + 1)]
 
 
 @dataclass(frozen=True)
@@ -202,19 +232,19 @@ class _Search:
         rounds = [r for r in range(len(self.tables)) if len(set(map(len, self.tables[r]))) > 1]
         if not rounds or not self.fair:
             return
-        rng = self.rng
-        rand, randrange = rng.random, rng.randrange
+        rand = self.rng.random
         weight, self.size_weight = self.size_weight, 0.0
+        count, ntables = len(rounds), len(self.sizes)
         for _ in range(moves):
-            r = rounds[randrange(len(rounds))]
+            r = rounds[int(rand() * count)]
             tables = self.tables[r]
-            ta = randrange(len(tables))
-            tb = randrange(len(tables) - 1)
+            ta = int(rand() * ntables)
+            tb = int(rand() * (ntables - 1))
             if tb >= ta:
                 tb += 1
             table_a, table_b = tables[ta], tables[tb]
-            a = table_a[randrange(len(table_a))]
-            b = table_b[randrange(len(table_b))]
+            a = table_a[int(rand() * len(table_a))]
+            b = table_b[int(rand() * len(table_b))]
             d_rep = self.delta(r, a, b)
             if d_rep > 1e-9:
                 continue
@@ -279,6 +309,115 @@ class _Search:
                             hot.append((r, a))
                             break
         return hot
+
+    def anneal(self, moves: int, t_start: float, t_end: float, directed: float) -> bool:
+        """The plan's annealing: ``moves`` proposed swaps; the best plan seen is kept.
+
+        A share ``directed`` of the moves start from a player who has a repeat at their table
+        in that round (only such swaps can lower the repeats), the others from any player, so
+        that the search crosses plateaus. Returns True when it stopped early because no pair
+        meets twice any more (the repeats cannot get lower; the table sizes are the polish's)."""
+        rounds = [r for r in range(len(self.tables)) if len(self.tables[r]) > 1]
+        if not rounds or moves <= 0:
+            return not rounds
+        rand, exp = self.rng.random, math.exp
+        sizes, rep, meet = self.sizes, self.repeat, self.meet
+        all_tables, all_where, size_count = self.tables, self.where, self.size_count
+        weight, share = self.size_weight, self.share
+        ratio = (t_end / t_start) ** (1.0 / moves)
+        temp = t_start
+        count, ntables = len(rounds), len(sizes)
+        current = self.cost()
+        best, best_tables = current, [[t[:] for t in ts] for ts in all_tables]
+        hot: list[tuple[int, int]] = []  # (round, player) with a repeat at their table
+        nhot = 0
+        scan_every = max(SCAN_MIN, self.n * count)
+        by_round: list[list[int]] = []
+        double = DOUBLE
+        for move in range(moves):
+            temp *= ratio
+            if move % scan_every == 0:
+                hot = self._conflicts(rounds)
+                nhot = len(hot)
+                if not nhot:  # no pair meets twice: the repeats cannot get lower
+                    return True
+                by_round = [[] for _ in all_tables]
+                for r, a in hot:
+                    by_round[r].append(a)
+            if rand() < directed:
+                r, a = hot[int(rand() * nhot)]
+                tables, where = all_tables[r], all_where[r]
+                ta = where[a]
+                if double and rand() < double:
+                    others = by_round[r]
+                    b = others[int(rand() * len(others))]
+                    tb = where[b]
+                    if tb != ta:
+                        table_a, table_b = tables[ta], tables[tb]
+                        row_a, row_b = meet[a], meet[b]
+                        # (falls through to the evaluation below)
+                    else:
+                        tb = -1
+                else:
+                    tb = -1
+            else:
+                r = rounds[int(rand() * count)]
+                tables, where = all_tables[r], all_where[r]
+                ta = int(rand() * ntables)
+                table_a = tables[ta]
+                a = table_a[int(rand() * len(table_a))]
+                tb = -1
+            if tb < 0:
+                tb = int(rand() * (ntables - 1))
+                if tb >= ta:
+                    tb += 1
+                table_a, table_b = tables[ta], tables[tb]
+                b = table_b[int(rand() * len(table_b))]
+                row_a, row_b = meet[a], meet[b]
+            d = 0.0
+            for x in table_a:
+                if x != a:
+                    d += rep[row_b[x]] - rep[row_a[x] - 1]
+            for y in table_b:
+                if y != b:
+                    d += rep[row_a[y]] - rep[row_b[y] - 1]
+            sa, sb = sizes[ta], sizes[tb]
+            if weight and sa != sb:
+                ca, cb = size_count[a], size_count[b]
+                share_a, share_b = share[sa], share[sb]
+                d += weight * (
+                    2 * (ca.get(sb, 0) - share_b) - 2 * (ca[sa] - share_a) + 2
+                    + 2 * (cb.get(sa, 0) - share_a) - 2 * (cb[sb] - share_b) + 2
+                )  # fmt: skip
+            if d > 0 and rand() >= exp(-d / temp):
+                continue
+            for x in table_a:
+                if x != a:
+                    row_a[x] -= 1
+                    meet[x][a] -= 1
+                    row_b[x] += 1
+                    meet[x][b] += 1
+            for y in table_b:
+                if y != b:
+                    row_b[y] -= 1
+                    meet[y][b] -= 1
+                    row_a[y] += 1
+                    meet[y][a] += 1
+            if sa != sb:
+                ca, cb = size_count[a], size_count[b]
+                ca[sa] -= 1
+                ca[sb] = ca.get(sb, 0) + 1
+                cb[sb] -= 1
+                cb[sa] = cb.get(sa, 0) + 1
+            table_a[table_a.index(a)] = b
+            table_b[table_b.index(b)] = a
+            where[a], where[b] = tb, ta
+            current += d
+            if current < best - 1e-9:
+                best = current
+                best_tables = [[t[:] for t in ts] for ts in all_tables]
+        self._restore(best_tables)
+        return False
 
     def run(self, moves: int, t_start: float, t_end: float, directed: float) -> None:
         """Anneal for ``moves`` moves and keep the best plan seen.
@@ -360,6 +499,61 @@ def _budget(players: int, rounds: int) -> int:
     return max(MOVES_MIN, min(MOVES_MAX, MOVES_PER_PLAYER_ROUND * players * rounds))
 
 
+def _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget) -> _Search:
+    """Short annealing runs from different random plans, the best of them annealed further,
+    then kicks (``budget`` moves in all; the search stops as soon as no pair meets twice).
+
+    Small fields have near-perfect plans in a narrow valley that one run falls into or misses
+    whatever its length (24 players in 5+5+5+5+4 over 6 rounds: 0–9 repeats, or 20–30), so
+    the short runs make the plan reliable, and the kicks take it down to the valley's floor.
+    Large fields have no such valley and gain most from the long run, so they get the kicks
+    only when they have moves to spare."""
+    per_start = int(budget * START_SHARE) // STARTS
+    best = None
+    costs = []
+    for _ in range(STARTS):
+        search = _Search(n, sizes, seated, history_sizes, met, rng, repeat, SIZE_WEIGHT)
+        if search.anneal(per_start, T_START, T_END, DIRECTED):
+            return search  # no pair meets twice
+        costs.append(search.cost())
+        if best is None or costs[-1] < best.cost():
+            best = search
+    rest = budget - STARTS * per_start
+    costs.sort()
+    valley = costs[0] <= VALLEY * costs[-1]
+    roomy = budget >= KICK_ROOMY * sum(len(r) for r in seated)
+    share = KICK_SHARE if valley else KICK_SHARE_HARD if roomy else 0.0
+    kick_moves = int(rest * share) if KICKS else 0
+    if best.anneal(rest - kick_moves, T_CONTINUE, T_END, DIRECTED) or not kick_moves:
+        return best
+    # iterated search: kick the best plan (a few random swaps), anneal briefly, keep if no worse
+    rounds = [r for r in range(len(best.tables)) if len(best.tables[r]) > 1]
+    per_kick = kick_moves // KICKS
+    best_cost = best.cost()
+    best_tables = [[t[:] for t in ts] for ts in best.tables]
+    rand = rng.random
+    for _ in range(KICKS):
+        for _ in range(KICK_SWAPS):
+            r = rounds[int(rand() * len(rounds))]
+            tables = best.tables[r]
+            ta = int(rand() * len(tables))
+            tb = int(rand() * (len(tables) - 1))
+            if tb >= ta:
+                tb += 1
+            a = tables[ta][int(rand() * len(tables[ta]))]
+            b = tables[tb][int(rand() * len(tables[tb]))]
+            best.swap(r, a, b)
+        if best.anneal(per_kick, T_KICK, T_END, DIRECTED):
+            return best
+        cost = best.cost()
+        if cost <= best_cost + 1e-9:
+            best_cost = cost
+            best_tables = [[t[:] for t in ts] for ts in best.tables]
+        else:
+            best._restore([[t[:] for t in ts] for ts in best_tables])
+    return best
+
+
 def plan_rounds(
     players: Iterable[Hashable],
     *,
@@ -391,17 +585,9 @@ def plan_rounds(
     seated = [[index[p] for p in keys if p not in out] for out in sitouts]
     repeat = _repeat_costs(rounds + max(history.met.values(), default=0) + 2)
     budget = _budget(n, rounds) if moves is None else moves
-    # Small fields have near-perfect plans that one run finds or misses: several short runs
-    # from different starts, then the best of them searched further at a lower temperature.
-    best_search = None
-    for _ in range(STARTS):
-        search = _Search(n, sizes, seated, history_sizes, met, rng, repeat, SIZE_WEIGHT)
-        search.run(budget // (2 * STARTS), T_START, T_END, directed=0.5)
-        if best_search is None or search.cost() < best_search.cost():
-            best_search = search
-    search = best_search
-    polish = budget // 5
-    search.run(budget - polish - STARTS * (budget // (2 * STARTS)), T_START / 2, T_END, 0.5)
+    mixed = len(set(sizes)) > 1
+    polish = int(budget * POLISH_SHARE) if mixed else 0
+    search = _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget - polish)
     search.polish(polish)
 
     seats_history = History()

@@ -69,6 +69,9 @@ class Command(BaseCommand):
         parser.add_argument("--sweep", action="store_true", help="8–60 players, 3–8 rounds")
         parser.add_argument("--seeds", type=int, default=2, help="seeds per row (compare)")
         parser.add_argument("--step", type=int, default=1, help="player step (sweep)")
+        parser.add_argument(
+            "--only", default="", help="comma-separated preset codes (sweep; default every preset)"
+        )
 
     def handle(self, *args, **opts):
         if opts["sweep"]:
@@ -130,7 +133,13 @@ class Command(BaseCommand):
         self.stdout.write(self.format_row("rules", {"players": 0, "rounds": 0}, {
             "plan": 0, "plain": 0, "per_round": 0, "random": 0, "seconds": 0, "ok": True,
         }, header=True).splitlines()[0])  # fmt: skip
+        only = {c for c in opts["only"].split(",") if c}
+        unknown = only - set(rules.PRESETS)
+        if unknown:
+            raise CommandError(f"unknown preset: {', '.join(sorted(unknown))}")
         for code, preset in rules.PRESETS.items():
+            if only and code not in only:
+                continue
             sizes = tuple(sorted(preset.players))
             for players in range(8, 61, max(1, opts["step"])):
                 for rounds in range(3, 9):
