@@ -22,11 +22,15 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 def _snapshot(club, game="napoleon"):
     state = RatingState.objects.get(club=club, game=game)
+    # Only the current generation of the history is left (older ones deleted after the switch,
+    # a replay that was not written deleted its own rows).
+    others = RatingHistory.objects.filter(club=club, game=game).exclude(generation=state.generation)
+    assert not others.exists(), list(others.values_list("generation", flat=True).distinct())
     return (
         state.deals, state.last_deal_id, state.last_date, state.handicaps,
         sorted(Rating.objects.filter(club=club, game=game)
                .values_list("player_id", "mu", "sigma", "deals", "last_played")),
-        sorted(RatingHistory.objects.filter(club=club, game=game)
+        sorted(RatingHistory.objects.filter(club=club, game=game, generation=state.generation)
                .values_list("player_id", "deal_id", "n", "date", "mu", "sigma")),
     )  # fmt: skip
 

@@ -3,8 +3,9 @@
 ``RatingState`` is one row per club and game: how far the ratings have got (the number of deals
 rated, the last one and when it was computed) and the learned side-and-contract handicaps.
 ``Rating`` is each player's current μ and σ; ``RatingHistory`` is a player's μ and σ after each
-deal they played, for the chart on the player page. All three are derived from score lines and
-can be rebuilt at any time by ``services.ratings.ratings_replay``.
+deal they played, for the chart on the player page, kept in generations (``RatingState.generation``
+is the current one). All three are derived from score lines and can be rebuilt at any time by
+``services.ratings.ratings_replay``.
 """
 
 from django.db import models
@@ -29,6 +30,12 @@ class RatingState(models.Model):
     # deal added after all history, learned incrementally: a replay computed holding no lock
     # is written only if the version it started from is still current (services/ratings.py).
     version = models.PositiveBigIntegerField(default=0)
+    # The rating history is kept in generations: readers see only the rows of ``generation``.
+    # A replay takes a new number from ``next_generation`` (monotonic), writes its history rows
+    # under it holding no lock, and switches ``generation`` to it under the lock; the rows of
+    # older generations are deleted afterwards (services/ratings.py).
+    generation = models.PositiveBigIntegerField(default=0)
+    next_generation = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -66,7 +73,10 @@ class RatingHistory(models.Model):
     the two below do not already give (club and player lookups are their leading columns) and
     no database foreign-key constraints: PostgreSQL checks deferred constraints row by row at
     commit, which took 40 % of a replay. The rows are derived from score lines; Django still
-    deletes them with their club, player or deal (``on_delete=CASCADE``)."""
+    deletes them with their club, player or deal (``on_delete=CASCADE``).
+
+    Only the rows whose ``generation`` is the club's ``RatingState.generation`` are the history;
+    others are a replay's rows being written, or an old generation about to be deleted."""
 
     club = models.ForeignKey(
         Club, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
@@ -80,11 +90,12 @@ class RatingHistory(models.Model):
     date = models.DateField()
     mu = models.FloatField()
     sigma = models.FloatField()
+    generation = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         indexes = [
-            models.Index(fields=["player", "game", "n"], name="ratinghistory_player"),
-            models.Index(fields=["club", "game"], name="ratinghistory_club"),
+            models.Index(fields=["player", "game", "generation", "n"], name="ratinghistory_gen"),
+            models.Index(fields=["club", "game", "generation"], name="ratinghistory_club_gen"),
         ]
 
     def __str__(self) -> str:

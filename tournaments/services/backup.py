@@ -40,6 +40,8 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .ratings import ratings_history_prune
+
 FORMAT = "efuda-backup"
 VERSION = 1
 CHUNK = 1000
@@ -258,6 +260,9 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
                     % {"expected": sum(expected.values()), "loaded": sum(loaded.values())}
                 )
             _reset_sequences(connection, list(touched))
+            # A backup may hold a ratings replay's history rows not yet switched to, or an
+            # old generation not yet deleted: only each club's current generation is kept.
+            ratings_history_prune(using=using)
     except serializers.base.DeserializationError as exc:
         raise BackupError(_("The backup could not be read: %(error)s") % {"error": exc}) from None
     except IntegrityError as exc:  # a deferred constraint checked at commit (PostgreSQL)

@@ -4,6 +4,11 @@ A new deal that comes after everything already rated is learned incrementally (a
 Anything else — a back-dated deal, an edit, a delete, a restore, an import — replays the club's
 whole history of that game from its score lines: the same deals always give the same ratings.
 A replay reads score lines in bulk and writes the rating rows in bulk (COPY on PostgreSQL).
+
+The rating history is kept in generations (``RatingState.generation``; readers see only its
+rows). A replay that runs after an import writes its history rows under a new generation
+holding no lock, and takes the club's locks only to switch to it; deals recorded meanwhile wait
+for that switch, not for the ≈ 500,000 history rows of a large club.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import contextvars
 from collections.abc import Iterator
 from dataclasses import asdict
 
-from django.db import IntegrityError, connection, models, transaction
+from django.db import IntegrityError, connection, connections, models, transaction
 from django.utils import timezone
 
 from ratings.engine import Rater, conservative, params_for
@@ -128,6 +133,7 @@ def _learn_one(deal: Deal) -> bool:
                     date=date,
                     mu=mu,
                     sigma=sigma,
+                    generation=state.generation,
                 )  # fmt: skip
             )
         # Bulk writes (no per-row signals); saving the state below bumps the club's data
@@ -163,7 +169,13 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
     only added after the end of history meanwhile (each learned incrementally, which leaves
     the version alone) are learned on top of the computed replay, after checking that the
     score lines now are exactly those it read plus those deals. The result is always exactly
-    that of a replay from scratch of the score lines as they are when it is written."""
+    that of a replay from scratch of the score lines as they are when it is written.
+
+    Outside a transaction the history rows are written before the lock is taken, under a new
+    generation number that no reader looks at; under the lock only the deals caught up, the
+    players' current ratings (one row each) and the switch of the state's ``generation`` are
+    written. The older generations' rows are deleted after COMMIT; a replay that is not
+    written (or fails) deletes its own rows."""
     if connection.in_atomic_block:
         return _replay_locked(club_id, game)
     for _attempt in range(REPLAY_ATTEMPTS):
@@ -171,14 +183,55 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
         # a newer version under the lock.
         version = _version(club_id, game)
         computed = _compute(club_id, game)
-        with bulk_write(), transaction.atomic():
-            # The same lock order as a deal's transaction (club row, then the state row).
-            club_version_bump(club_id=club_id)
-            state = _locked_state(club_id, game)
-            if state.version == version and _catch_up(computed, club_id, game):
-                return _store(state, computed)
+        generation = _allocate_generation(club_id, game)
+        state = None
+        try:
+            # Own transaction(s), no club or state lock: readers ignore this generation.
+            # SQLite: the insert still takes the one writer, so deals wait briefly (busy.py).
+            with bulk_write(), transaction.atomic():
+                _insert_history(computed.history, generation)
+            written = len(computed.history)
+            with bulk_write(), transaction.atomic():
+                # The same lock order as a deal's transaction (club row, then the state row).
+                club_version_bump(club_id=club_id)
+                locked = _locked_state(club_id, game)
+                if locked.version == version and _catch_up(computed, club_id, game):
+                    _insert_history(computed.history[written:], generation)
+                    state = _store(locked, computed, generation)
+        finally:
+            if state is None:  # not written (computed again below) or failed: drop own rows
+                _drop_generation(club_id, game, generation)
+        if state is not None:
+            _drop_older(club_id, game, state.generation)
+            return state
     with transaction.atomic():
         return _replay_locked(club_id, game)
+
+
+def _allocate_generation(club_id: int, game: str) -> int:
+    """A new generation number, in a short transaction of its own (monotonic per club/game:
+    two replays never share one, and a number is never reused)."""
+    with transaction.atomic():
+        RatingState.objects.filter(club_id=club_id, game=game).update(
+            next_generation=models.F("next_generation") + 1
+        )
+        return (
+            RatingState.objects.filter(club_id=club_id, game=game)
+            .values_list("next_generation", flat=True)
+            .get()
+        )
+
+
+def _drop_generation(club_id: int, game: str, generation: int) -> None:
+    with bulk_write(), transaction.atomic():
+        _delete(RatingHistory, club_id, game, "generation = %s", [generation])
+
+
+def _drop_older(club_id: int, game: str, generation: int) -> None:
+    """After a switch committed: the rows of older generations (never newer ones, which
+    another replay may be writing)."""
+    with bulk_write(), transaction.atomic():
+        _delete(RatingHistory, club_id, game, "generation < %s", [generation])
 
 
 def _version(club_id: int, game: str) -> int:
@@ -194,9 +247,17 @@ def _version(club_id: int, game: str) -> int:
 
 
 def _replay_locked(club_id: int, game: str) -> RatingState:
+    """Inside the caller's transaction: everything under the lock, as one change."""
     club_version_bump(club_id=club_id)  # the club row first, as a deal's transaction does
     state = _locked_state(club_id, game)
-    return _store(state, _compute(club_id, game))
+    computed = _compute(club_id, game)
+    generation = _allocate_generation(club_id, game)
+    _insert_history(computed.history, generation)
+    state = _store(state, computed, generation)
+    # Older generations only: a replay running outside a transaction may be writing a newer
+    # one (it finds the version moved under the lock and drops its rows).
+    _delete(RatingHistory, club_id, game, "generation < %s", [generation])
+    return state
 
 
 def ratings_lines_changed(*, club_id: int, game: str) -> None:
@@ -258,18 +319,26 @@ def _catch_up(computed: _Computed, club_id: int, game: str) -> bool:
     return True
 
 
-_HISTORY_COLUMNS = ["club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma"]
+_HISTORY_COLUMNS = [
+    "club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma", "generation"
+]  # fmt: skip
 
 
-def _store(state: RatingState, computed: _Computed) -> RatingState:
-    """Replace the club's rating rows by ``computed`` (under the state's lock, the club row
-    already updated in this transaction so that cached pages show the new figures)."""
-    club_id, game = state.club_id, state.game
-    _delete(RatingHistory, club_id, game)
-    _delete(Rating, club_id, game)
-    history = computed.history
+def _insert_history(history: list[tuple], generation: int) -> None:
     for start in range(0, len(history), FLUSH_ROWS):
-        _insert(RatingHistory, _HISTORY_COLUMNS, history[start : start + FLUSH_ROWS])
+        _insert(
+            RatingHistory,
+            _HISTORY_COLUMNS,
+            [(*row, generation) for row in history[start : start + FLUSH_ROWS]],
+        )
+
+
+def _store(state: RatingState, computed: _Computed, generation: int) -> RatingState:
+    """Replace the club's current ratings by ``computed`` and switch the history to
+    ``generation`` (its rows already written; under the state's lock, the club row already
+    updated in this transaction so that cached pages show the new figures)."""
+    club_id, game = state.club_id, state.game
+    _delete(Rating, club_id, game)
     counts = computed.counts
     Rating.objects.bulk_create(
         [
@@ -295,16 +364,41 @@ def _store(state: RatingState, computed: _Computed) -> RatingState:
     state.handicaps = {k: list(v) for k, v in sorted(computed.rater.handicaps.items())}
     state.params = _params_key(game)
     state.version += 1  # a replay computed meanwhile by another process is not written
-    state.save()
+    state.generation = generation
+    # The allocator moved in its own transaction: never write back the value read here.
+    state.save(update_fields=[
+        "deals", "last_deal", "last_date", "computed_at", "handicaps", "params", "version",
+        "generation",
+    ])  # fmt: skip
     return state
 
 
-def _delete(model, club_id: int, game: str) -> None:
+def _delete(model, club_id: int, game: str, where: str = "", params: list | None = None) -> None:
     """One DELETE statement: the rows are derived, nothing points at them, and QuerySet.delete
     would send a signal (a club version bump) per row. Saving the state bumps it once."""
     table = connection.ops.quote_name(model._meta.db_table)
+    extra = f" AND {where}" if where else ""
     with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {table} WHERE club_id = %s AND game = %s", [club_id, game])
+        cursor.execute(
+            f"DELETE FROM {table} WHERE club_id = %s AND game = %s{extra}",
+            [club_id, game, *(params or [])],
+        )
+
+
+def ratings_history_prune(*, using: str | None = None) -> int:
+    """Delete every rating-history row that is not of its club's current generation (after a
+    restore: a backup may hold a replay's rows not yet switched to, or an old generation not
+    yet deleted). Returns the number of rows deleted."""
+    conn = connection if using is None else connections[using]
+    history = conn.ops.quote_name(RatingHistory._meta.db_table)
+    states = conn.ops.quote_name(RatingState._meta.db_table)
+    with conn.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {history} WHERE NOT EXISTS (SELECT 1 FROM {states} s "
+            f"WHERE s.club_id = {history}.club_id AND s.game = {history}.game "
+            f"AND s.generation = {history}.generation)"
+        )
+        return cursor.rowcount
 
 
 def _insert(model, columns: list[str], rows: list[tuple]) -> None:
@@ -325,4 +419,10 @@ def _insert(model, columns: list[str], rows: list[tuple]) -> None:
         cursor.executemany(sql, rows)
 
 
-__all__ = ["ratings_deal_changed", "ratings_deferred", "ratings_lines_changed", "ratings_replay"]
+__all__ = [
+    "ratings_deal_changed",
+    "ratings_deferred",
+    "ratings_history_prune",
+    "ratings_lines_changed",
+    "ratings_replay",
+]
