@@ -174,7 +174,12 @@ def deal_record(*, session: GameSession, data: dict, user=None, client_id=None) 
 @transaction.atomic
 def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID | None) -> Deal:
     # Lock the session row: concurrent scorekeepers get consecutive numbers, in commit order.
-    session = GameSession.objects.select_for_update().select_related("club").get(pk=session.pk)
+    # FOR NO KEY UPDATE (here and below): the club's row is locked too, but not against the
+    # key-share locks that an import's inserts take on it (foreign keys), so a deal does not
+    # wait for a large import's write transaction (docs/performance.md, "Imports").
+    session = (
+        GameSession.objects.select_for_update(no_key=True).select_related("club").get(pk=session.pk)
+    )
     if client_id is not None:
         # Under the lock: a twin request for the same session that committed first is found.
         existing = deal_recorded(session=session, client_id=client_id)
@@ -215,7 +220,9 @@ def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> De
     """Re-score a deal with corrected input. ``version`` is the one the editor started from: if
     someone else saved in between, the edit is refused with what they changed; an edit that
     does not say which version it changes is refused too (it would overwrite blindly)."""
-    deal = Deal.objects.select_for_update().select_related("session__club").get(pk=deal.pk)
+    deal = (
+        Deal.objects.select_for_update(no_key=True).select_related("session__club").get(pk=deal.pk)
+    )
     if deal.is_deleted:
         raise fail("__all__", "deal_deleted")
     if version is None or isinstance(version, bool):
@@ -246,7 +253,9 @@ def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> De
 @transaction.atomic
 def deal_delete(*, deal: Deal, user=None) -> Deal:
     """Take a deal out of every total. It stays in the history and can be restored."""
-    deal = Deal.objects.select_for_update().select_related("session__club").get(pk=deal.pk)
+    deal = (
+        Deal.objects.select_for_update(no_key=True).select_related("session__club").get(pk=deal.pk)
+    )
     if deal.is_deleted:
         return deal
     _remove_lines(deal)
@@ -261,7 +270,9 @@ def deal_delete(*, deal: Deal, user=None) -> Deal:
 
 @transaction.atomic
 def deal_restore(*, deal: Deal, user=None) -> Deal:
-    deal = Deal.objects.select_for_update().select_related("session__club").get(pk=deal.pk)
+    deal = (
+        Deal.objects.select_for_update(no_key=True).select_related("session__club").get(pk=deal.pk)
+    )
     if not deal.is_deleted:
         raise fail("__all__", "deal_not_deleted")
     session = deal.session
