@@ -350,8 +350,19 @@ class _PostgresStore:
     def cleanup(self) -> None:
         if self.keep:
             return
+        import psycopg
+
         for name in reversed(self.names):
-            self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            for attempt in range(10):
+                try:
+                    self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                    break
+                except psycopg.errors.InsufficientPrivilege:
+                    # FORCE may not end the server's own processes (an autovacuum worker on
+                    # the freshly written database): wait for them, then try again.
+                    if attempt == 9:
+                        raise
+                    time.sleep(3)
 
 
 class Command(BaseCommand):
