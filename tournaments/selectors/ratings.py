@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Q
+from django.db.models import Q, Subquery
 
 from ratings.engine import DaifugoEvent, NapoleonEvent, daifugo_places
 
@@ -163,21 +163,20 @@ class RatingCurve:
 def rating_curves(*, player) -> list[RatingCurve]:
     """The player's rating over their deals, per game: at most ``CHART_POINTS`` stored history
     rows per game, evenly spread over the player's deals, read by index whatever the history's
-    length (the current ratings, the clubs' current history generations, one read per game).
-    Only rows of the current generation are the history (a replay may be writing the next
-    one, or its old one may not be deleted yet: services/ratings.py)."""
+    length (the current ratings, then one read per game). Only rows of the club's current
+    generation are the history (a replay may be writing the next one, or its old one may not be
+    deleted yet: services/ratings.py); the generation is read in the same query."""
     currents = list(Rating.objects.filter(player=player).order_by("game"))
-    generations = {
-        (club_id, game): generation
-        for club_id, game, generation in RatingState.objects.filter(
-            club_id__in={c.club_id for c in currents}, game__in={c.game for c in currents}
-        ).values_list("club_id", "game", "generation")
-    }
     rows: dict[str, list] = {}
     for current in currents:
         # One indexed read per game: (player, game, generation, n IN …) walks the
-        # ratinghistory_gen index; an OR over the games let SQLite scan all of the player's
-        # rows instead.
+        # ratinghistory_gen index, the generation an uncorrelated subquery (evaluated once);
+        # an OR over the games let SQLite scan all of the player's rows instead.
+        generation = Subquery(
+            RatingState.objects.filter(club_id=current.club_id, game=current.game).values(
+                "generation"
+            )[:1]
+        )
         total = current.deals
         step = max(1, -(-total // CHART_POINTS))
         ns = sorted({*range(step, total + 1, step), 1, total})
@@ -185,7 +184,7 @@ def rating_curves(*, player) -> list[RatingCurve]:
             RatingHistory.objects.filter(
                 player=player,
                 game=current.game,
-                generation=generations.get((current.club_id, current.game), 0),
+                generation=generation,
                 n__in=ns,
             )
             .order_by("n")

@@ -191,13 +191,15 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
             with bulk_write(), transaction.atomic():
                 _insert_history(computed.history, generation)
             written = len(computed.history)
+            stored = None
             with bulk_write(), transaction.atomic():
                 # The same lock order as a deal's transaction (club row, then the state row).
                 club_version_bump(club_id=club_id)
                 locked = _locked_state(club_id, game)
                 if locked.version == version and _catch_up(computed, club_id, game):
                     _insert_history(computed.history[written:], generation)
-                    state = _store(locked, computed, generation)
+                    stored = _store(locked, computed, generation)
+            state = stored  # committed
         finally:
             if state is None:  # not written (computed again below) or failed: drop own rows
                 _drop_generation(club_id, game, generation)
