@@ -182,3 +182,35 @@ def test_the_chart_reads_only_the_current_generation_and_restore_prunes_the_othe
             "generation", flat=True
         )
     ) == {state.generation}
+
+
+def test_a_deal_recorded_during_the_imports_write_transaction_does_not_wait_for_it(
+    monkeypatch,
+):
+    """The import's inserts take key-share locks on the club row (foreign keys); a deal locks
+    its session and club rows FOR NO KEY UPDATE, which does not wait for them."""
+    if connections["default"].vendor != "postgresql":
+        pytest.skip("SQLite has one writer: a deal waits briefly and is told to save again")
+    from tournaments.models import ScoreLine
+    from tournaments.services import bulk
+
+    club, players, nap, _dai = build_club(deals=4)
+    ids = [p.id for p in players]
+    during = {}
+    original = bulk.Table.insert
+
+    def insert(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        if self.model is ScoreLine and not during:  # the import's score lines, not committed
+            during["out"] = _in_thread(
+                lambda: deal_record(session=nap, data=napoleon_data(ids, n=7))
+            )
+        return result
+
+    monkeypatch.setattr(bulk.Table, "insert", insert)
+    results_import(club=club, file=_import_file())
+    recorded, error, took = during["out"]
+    assert error is None, error
+    assert took < 2.0, took
+    assert Deal.objects.filter(pk=recorded.pk).exists()
+    assert _snapshot(club) == _from_scratch(club)
