@@ -106,7 +106,7 @@ def test_issue_cases_against_the_figures_measured_there():
 def test_sixty_players_eight_rounds_in_under_two_seconds():
     """CPU time, with headroom (the test machine is shared). 60 × 8 finds a plan without
     repeats early (about 0.05 s); 32 × 5 under napoleon-wiki (tables of 6 and 5) runs the whole
-    search length, the slowest rows of the sweep (about 0.5 s on a quiet core)."""
+    search length with the extension, among the slowest rows of the sweep."""
     for n, rounds, sizes, most in ((60, 8, (4, 5, 6), 0), (32, 5, (4, 5, 6), 12)):
         started = time.process_time()
         plan = plan_rounds(keys(n), rounds=rounds, sizes_allowed=sizes, seed=3)

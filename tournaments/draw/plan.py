@@ -24,8 +24,10 @@ swaps of two players at different tables of one round, as the social golfer solv
   plans in a narrow valley that a run falls into or misses, whatever its length); the best
   run annealed further at a lower temperature; then *kicks* (a few random swaps, a brief
   annealing, kept if no worse) when the short runs found such a valley or the field is small
-  enough to have moves to spare; last a polish that evens the table sizes out where that
-  costs no repeat. The search stops as soon as no pair meets twice.
+  enough to have moves to spare; for a large field (search length capped) whose short runs
+  left few repeats, an extension (more moves for the long run and more kicks); last a polish
+  that evens the table sizes out where that costs no repeat. The search stops as soon as no
+  pair meets twice.
 - *Seats*: once the tables are fixed, each table's seat order is chosen round by round so
   that players sit where they have sat least.
 
