@@ -59,14 +59,16 @@ def test_plan_within_ten_percent_of_a_plain_annealing(n, rounds, code):
 # Rows a sweep missed before, against the plain annealing's figures for seeds 0 and 1 (it is
 # deterministic; `simulate_draw --compare` recomputes them, and the test below checks one) with
 # the plan's seeds as simulate_draw uses them (seed × 100 + 1): napoleon-originator (tables of
-# 4–5, many rounds) before the search got its short runs and kicks; a joker field with sit-outs
-# and 56 × 8 under napoleon-wiki (6+5+…+5) before large fields got the extension.
+# 4–5, many rounds) before the search got its short runs and kicks; joker fields with sit-outs
+# (24 × 5: 4 sit out, 36 × 6: 1) and 56 × 8 under napoleon-wiki (6+5+…+5) before large fields
+# got the extension.
 MISSED_BEFORE = [
     (24, 6, "napoleon-originator", (6, 6)),
     (32, 6, "napoleon-originator", (2, 3)),
     (36, 8, "napoleon-originator", (14, 15)),
     (40, 8, "napoleon-originator", (26, 28)),
     (24, 5, "napoleon-joker", (8, 6)),
+    (36, 6, "napoleon-joker", (2, 3)),
     (56, 8, "napoleon-wiki", (0, 0)),
 ]
 

@@ -71,7 +71,7 @@ KICK_ROOMY = 1200  # at least this many moves per player and round
 # few repeats (at most this many per player), this many more moves: a share for the long run,
 # the rest for more kicks at the end (the search still stops as soon as no pair meets twice)
 EXTRA_FEW = 0.5
-EXTRA_MOVES = 200_000
+EXTRA_MOVES = 150_000
 EXTRA_EARLY = 0.5
 EXTRA_KICKS = 40
 # 5. the polish of table sizes (only when a round has tables of different sizes)
