@@ -534,7 +534,8 @@ def _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget, extr
     rest = budget - STARTS * per_start
     # the extension (when the search length was capped): only while few repeats are left, half
     # of it for the long run, half for kicks at the end
-    if extra and best.repeats() <= EXTRA_FEW * n:
+    played = sum(m - 1 for row in met for m in row if m > 1) // 2  # fixed: the rounds played
+    if extra and best.repeats() - played <= EXTRA_FEW * n:
         early = int(extra * EXTRA_EARLY)
         rest += early
         extra -= early
