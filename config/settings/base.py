@@ -55,6 +55,13 @@ TASKS = {
 }
 # Uploads of more lines than this are imported in the background, with a progress bar.
 IMPORT_BACKGROUND_LINES = int(os.environ.get("IMPORT_BACKGROUND_LINES", "2000"))
+# The worker writes a heartbeat to a running import every IMPORT_HEARTBEAT_SECONDS; a running
+# import without one for IMPORT_STALE_MINUTES lost its worker and shows as failed, to start again.
+IMPORT_HEARTBEAT_SECONDS = int(os.environ.get("IMPORT_HEARTBEAT_SECONDS", "30"))
+IMPORT_STALE_MINUTES = int(os.environ.get("IMPORT_STALE_MINUTES", "5"))
+# SQLite only: a deal saved while another process writes (a large import) waits this long for
+# the one writer, then is refused with "try again" (HTTP 503; the phone's outbox resends it).
+SQLITE_DEAL_WAIT_SECONDS = float(os.environ.get("SQLITE_DEAL_WAIT_SECONDS", "1.5"))
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -68,6 +75,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "tournaments.middleware.DatabaseBusyMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "axes.middleware.AxesMiddleware",
 ]

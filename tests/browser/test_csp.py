@@ -62,3 +62,40 @@ def test_entry_preview_works_under_the_policy(live_server, phone):
         page.goto(f"{live_server.url}{url}")
         assert page.evaluate("window.__cspViolations") == []
     assert not [m for m in console if "Content Security Policy" in m], console
+
+
+def test_round_timer_counts_down_under_the_policy(live_server, phone):
+    from tournaments.services import events as svc
+
+    club = factories.ClubFactory(slug="csp-cup", name="CSP杯")
+    wiki = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
+    cup = svc.tournament_create(club=club, name="CSP杯", date=datetime.date(2026, 11, 21),
+                                ruleset=wiki, is_public=True, seed=3,
+                                minutes_per_round=30)  # fmt: skip
+    for i in range(1, 11):
+        svc.entry_add(tournament=cup, name=f"選手{i:02d}", checked_in=True)
+    svc.round_start(rnd=svc.round_draw(tournament=cup))
+    page = phone
+    console = []
+    page.on("console", lambda msg: console.append(msg.text))
+    page.add_init_script(WATCH)
+    with page.expect_response(lambda r: r.url.rstrip("/").endswith(f"/t/{cup.pk}")) as reply:
+        page.goto(f"{live_server.url}{reverse('tournament_detail', args=[cup.pk])}")
+    policy = reply.value.header_value("content-security-policy") or ""
+    assert "script-src 'self'" in policy and "'unsafe-inline'" not in policy
+    clock = page.locator("#ev-timer .ev-clock")
+    # timer.js turns the server's seconds into m:ss at once, then counts down each second.
+    page.wait_for_function(
+        "() => /^\\d+:\\d\\d$/.test(document.querySelector('#ev-timer .ev-clock').textContent)"
+    )
+    first = int(page.locator("#ev-timer").get_attribute("data-seconds"))
+    assert 29 * 60 - 30 < first <= 30 * 60
+    page.wait_for_function(
+        f"() => Number(document.getElementById('ev-timer').dataset.seconds) <= {first - 2}",
+        timeout=10000,
+    )
+    left = int(page.locator("#ev-timer").get_attribute("data-seconds"))
+    shown = {"{}:{:02d}".format(*divmod(n, 60)) for n in (left, left + 1)}  # a tick between
+    assert clock.inner_text() in shown
+    assert page.evaluate("window.__cspViolations") == []
+    assert not [m for m in console if "Content Security Policy" in m], console

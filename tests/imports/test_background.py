@@ -97,3 +97,68 @@ def test_the_task_and_the_worker_path(club):
     assert job.report["deals"] == 6 and job.finished_at is not None
     assert import_job_execute(job_id=job.pk).status == "done"  # a repeat does nothing
     assert Deal.objects.filter(club=club).count() == 6
+
+
+def _running_job(club, owner, data: bytes, minutes_ago: float) -> ImportJob:
+    """A job as a worker left it when it died mid-import: running, heartbeat ``minutes_ago``."""
+    import datetime
+
+    from django.utils import timezone
+
+    return ImportJob.objects.create(
+        club=club, data=data, created_by=owner, filename="big.csv", language="en",
+        status=ImportJob.Status.RUNNING, stage="scoring", done=500, total=1000,
+        heartbeat_at=timezone.now() - datetime.timedelta(minutes=minutes_ago),
+    )  # fmt: skip
+
+
+def test_a_job_whose_worker_stopped_shows_failed_and_can_be_started_again(
+    client, club, users, settings, django_capture_on_commit_callbacks
+):
+    settings.IMPORT_STALE_MINUTES = 5
+    client.force_login(users["owner"])
+    job = _running_job(club, users["owner"], _many_lines(120), minutes_ago=6)
+    url = reverse("manage_import_job", args=[club.slug, job.pk])
+    page = client.get(url).content.decode()
+    job.refresh_from_db()
+    assert job.status == "failed" and job.restartable and job.data  # the file is kept
+    assert "gave no sign of life for 5 minutes" in page and "Nothing was imported" in page
+    assert "hx-trigger" not in page and "Start the import again" in page
+    assert Deal.objects.filter(club=club).count() == 0
+    with django_capture_on_commit_callbacks(execute=True) as enqueued:
+        response = client.post(reverse("manage_import_job_restart", args=[club.slug, job.pk]))
+    assert response.status_code == 302 and response["Location"] == url
+    assert len(enqueued) == 1
+    job.refresh_from_db()  # the test settings run the task at once
+    assert job.status == "done" and job.attempt == 1 and job.report["deals"] == 120
+    assert Deal.objects.filter(club=club).count() == 120
+    # The stopped run, were it still alive, can no longer write to the job.
+    from tournaments.services.import_jobs import _progress
+
+    _progress(job.pk, 0)("scoring", 1, 2)
+    job.refresh_from_db()
+    assert job.status == "done" and job.stage != "scoring"
+    # Started again once done: refused, nothing queued.
+    with django_capture_on_commit_callbacks(execute=True) as enqueued:
+        client.post(reverse("manage_import_job_restart", args=[club.slug, job.pk]))
+    assert not enqueued and Deal.objects.filter(club=club).count() == 120
+
+
+def test_a_running_job_with_a_recent_heartbeat_keeps_running(client, club, users, settings):
+    settings.IMPORT_STALE_MINUTES = 5
+    client.force_login(users["owner"])
+    job = _running_job(club, users["owner"], _many_lines(60), minutes_ago=4)
+    page = client.get(reverse("manage_import_job", args=[club.slug, job.pk])).content.decode()
+    job.refresh_from_db()
+    assert job.status == "running" and "hx-trigger" in page
+    # A failed import (its file is emptied) is not offered again either.
+    assert not ImportJob(status="failed", stage="writing").restartable
+
+
+def test_only_the_owner_restarts_a_job(client, club, users):
+    job = _running_job(club, users["owner"], _many_lines(60), minutes_ago=60)
+    client.force_login(users["scorekeeper"])
+    response = client.post(reverse("manage_import_job_restart", args=[club.slug, job.pk]))
+    assert response.status_code in (403, 404)
+    job.refresh_from_db()
+    assert job.status == "running" and job.attempt == 0

@@ -57,6 +57,7 @@ WRITE_VIEWS = {
     "ruleset_new": OWNER,
     "ruleset_edit": OWNER,
     "manage_import": OWNER,
+    "manage_import_job_restart": OWNER,
     "club_new": LOGGED_IN,
     "invitation_create": OWNER,
     "invitation_revoke": OWNER,
@@ -231,6 +232,11 @@ def _build_world():
     invitation = invitation_create(club=club, by=users[OWNER], role=MEMBER, max_uses=3, days=7)
     claim = player_claim(club=club, user=users[MEMBER], player=players[3])
     typo = [factories.PlayerFactory(club=club, name=name) for name in ("P9", "P9x")]
+    from tournaments.models import ImportJob
+
+    stopped = ImportJob.objects.create(  # its worker stopped: the owner may start it again
+        club=club, data=b"date,table,rules,order,forbidden\n", status="failed", stage="stopped"
+    )
     napoleon_post = {
         "seats": seats,
         "napoleon": seats[2],
@@ -273,6 +279,7 @@ def _build_world():
             },
         ),
         "manage_import": ({}, {}),
+        "manage_import_job_restart": ({"job_id": stopped.pk}, {}),
         "club_new": (None, {"slug": "fresh-club", "name": "Fresh"}),
         "invitation_create": ({}, {"role": SCOREKEEPER, "max_uses": 2, "days": 3}),
         "invitation_revoke": ({"pk": invitation.pk}, {}),

@@ -6,6 +6,8 @@ from django.utils.translation import pgettext_lazy
 
 from .clubs import Club
 
+STOPPED = "stopped"  # the stage of a job whose worker stopped
+
 
 class ImportJob(models.Model):
     """One uploaded results file, imported by the task queue (``tournaments/tasks.py``).
@@ -36,6 +38,12 @@ class ImportJob(models.Model):
     stage = models.CharField(max_length=20, blank=True)
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
+    # Written with each progress report while the worker runs the job: a running job whose
+    # heartbeat is older than ``settings.IMPORT_STALE_MINUTES`` lost its worker.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Raised each time the owner starts a stopped job again: a worker still running an older
+    # attempt can no longer write to the job.
+    attempt = models.PositiveIntegerField(default=0)
     problems = models.JSONField(default=list)
     report = models.JSONField(default=dict)
 
@@ -48,6 +56,11 @@ class ImportJob(models.Model):
     @property
     def finished(self) -> bool:
         return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def restartable(self) -> bool:
+        """Failed because its worker stopped (the file is still kept): it can be started again."""
+        return self.status == self.Status.FAILED and self.stage == STOPPED
 
     @property
     def percent(self) -> int:

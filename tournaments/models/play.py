@@ -114,10 +114,15 @@ class Deal(models.Model):
 class ScoreLine(models.Model):
     """One player's result in one deal: what every standing sums. Never edited in place."""
 
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="lines")
+    # No single-column index on deal, club or player: the unique constraint and the two
+    # indexes below lead with them and serve the same lookups, and every index costs time on
+    # each of the half a million rows a large import writes.
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="lines", db_index=False)
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="+")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="lines")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="lines", db_index=False
+    )
     game = models.CharField(max_length=16, choices=Game.choices)
     date = models.DateField()
     month = models.DateField(help_text="first day of the deal's month")

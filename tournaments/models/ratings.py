@@ -24,6 +24,11 @@ class RatingState(models.Model):
     computed_at = models.DateTimeField(null=True, blank=True)
     handicaps = models.JSONField(default=dict, blank=True)
     params = models.JSONField(default=dict, blank=True)
+    # Raised in the same transaction by every change to the club's score lines in this game
+    # (a deal edited, deleted, restored or back-dated; an import; a replay written) except a
+    # deal added after all history, learned incrementally: a replay computed holding no lock
+    # is written only if the version it started from is still current (services/ratings.py).
+    version = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         constraints = [

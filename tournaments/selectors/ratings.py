@@ -7,6 +7,9 @@ import datetime
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from django.db import connection
+from django.db.models import Q
+
 from ratings.engine import DaifugoEvent, NapoleonEvent, daifugo_places
 
 from ..models import Game, Rating, RatingHistory, RatingState, ScoreLine
@@ -40,23 +43,58 @@ def _event(game: str, rows: list, with_points: bool) -> NapoleonEvent | DaifugoE
 
 
 def rating_events(
-    *, club_id: int, game: str, deal_id: int | None = None, with_points: bool = False
-) -> Iterator[tuple[int, datetime.date, NapoleonEvent | DaifugoEvent]]:
+    *, club_id: int, game: str, deal_id: int | None = None, with_points: bool = False,
+    after: tuple[datetime.date, int] | None = None, lines: list[int] | None = None,
+) -> Iterator[tuple[int, datetime.date, NapoleonEvent | DaifugoEvent]]:  # fmt: skip
     """(deal id, date, event) for every live deal of the club's game in history order, read
     in bulk from score lines (redeals have none, so they rate nothing). ``with_points`` adds
-    each player's points (the evaluation's baselines use them; ratings do not)."""
-    lines = ScoreLine.objects.filter(club_id=club_id, game=game)
-    if deal_id is not None:
-        lines = lines.filter(deal_id=deal_id)
-    rows = lines.order_by(*ORDER, "seat").values_list(*_COLUMNS).iterator(chunk_size=20_000)
+    each player's points (the evaluation's baselines use them; ratings do not); ``after``
+    (date, deal id) keeps only the deals after that place in history; ``lines``, a list of
+    one number, counts the score lines read."""
     current: list = []
-    for row in rows:
+    for row in _lines(club_id, game, deal_id, after):
+        if lines is not None:
+            lines[0] += 1
         if current and row[0] != current[0][0]:
             yield current[0][0], current[0][1], _event(game, current, with_points)
             current = []
         current.append(row)
     if current:
         yield current[0][0], current[0][1], _event(game, current, with_points)
+
+
+def rating_lines_after(*, club_id: int, game: str, after: tuple[datetime.date, int]) -> int:
+    """How many of the club's score lines come after (date, deal id) in history."""
+    day, deal_id = after
+    return (
+        ScoreLine.objects.filter(club_id=club_id, game=game)
+        .filter(Q(date__gt=day) | Q(date=day, deal_id__gt=deal_id))
+        .count()
+    )
+
+
+def _lines(club_id: int, game: str, deal_id: int | None, after=None) -> Iterator[tuple]:
+    """The score lines' ``_COLUMNS`` in history order, read with a plain (server-side on
+    PostgreSQL) cursor: a replay reads every line of a club, and the ORM's per-row value
+    conversion cost as much as the rating maths. Both backends already give dates and
+    booleans as Python values for these column types."""
+    meta = ScoreLine._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(meta.get_field(c).column) for c in _COLUMNS)
+    where = "club_id = %s AND game = %s"
+    params: list = [club_id, game]
+    if deal_id is not None:
+        where += " AND deal_id = %s"
+        params.append(deal_id)
+    if after is not None:
+        where += " AND (date > %s OR (date = %s AND deal_id > %s))"
+        params += [after[0], after[0], after[1]]
+    order = ", ".join(quote(meta.get_field(c).column) for c in (*ORDER, "seat"))
+    sql = f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {where} ORDER BY {order}"  # noqa: S608
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(20_000):
+            yield from rows
 
 
 @dataclass

@@ -124,6 +124,20 @@ class Table:
                     values[i] = convert(values[i])
         self.rows.append((*values, *self.tail))
 
+    def adapt(self, column: str, value):
+        """``value`` as a database parameter for ``column`` (to convert a value shared by many
+        rows once, then give it to ``add_adapted``)."""
+        index = [f.attname for f in self.fields].index(column)
+        for i, convert in self.convert:
+            if i == index and value is not None:
+                return convert(value)
+        return value
+
+    def add_adapted(self, values: tuple) -> None:
+        """A row whose values are already database parameters (see ``adapt``); JSON columns
+        take their text, encoded once by the caller."""
+        self.rows.append(values + self.tail)
+
     def sql(self) -> str:
         quote = connection.ops.quote_name
         names = ", ".join(quote(f.column) for f in self.fields)

@@ -25,6 +25,16 @@ def club_create(*, slug: str, name: str = "", owner=None, is_public: bool = Fals
     return club
 
 
+def club_discard_empty(*, club: Club) -> bool:
+    """Remove a club that holds no session (one created for an import that then failed);
+    a club with any session is kept. True if it was removed."""
+    with transaction.atomic():
+        if club.sessions.exists():
+            return False
+        Club.objects.filter(pk=club.pk).delete()
+    return True
+
+
 def membership_set(*, club: Club, user, role: str) -> Membership:
     membership, _created = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}

@@ -13,6 +13,7 @@ from django.utils import timezone
 from ..models import Deal, Game, GameSession, ScoreLine
 from ..selectors.rulesets import session_rules
 from .aggregates import aggregates_apply, spec_of
+from .busy import sqlite_bounded
 from .errors import fail
 from .players import players_by_ids
 from .ratings import ratings_deal_changed
@@ -150,13 +151,17 @@ def deal_record(*, session: GameSession, data: dict, user=None, client_id=None) 
     ``client_id`` is the id the phone gave the deal when its form was shown. A repeat (a double
     tap, a reply lost after the deal was stored, the phone's outbox sending again) returns the
     deal already recorded, marked ``already_recorded``, instead of recording it twice, also
-    when both arrive at once; an id already used in another session is refused."""
+    when both arrive at once; an id already used in another session is refused. On SQLite,
+    while a large import holds the one writer for more than ``SQLITE_DEAL_WAIT_SECONDS``,
+    ``busy.DatabaseBusy`` is raised and nothing is written."""
     client_id = client_id_parse(client_id)
     existing = deal_recorded(session=session, client_id=client_id)
     if existing is not None:
         return existing
     try:
-        deal = _deal_record(session=session, data=data, user=user, client_id=client_id)
+        deal = sqlite_bounded(  # SQLite: a bounded wait for a large import's write
+            lambda: _deal_record(session=session, data=data, user=user, client_id=client_id)
+        )
     except IntegrityError:
         # The same id committed by another request between our check and our insert.
         existing = deal_recorded(session=session, client_id=client_id)

@@ -9,11 +9,26 @@ error to the job, which the upload page polls.
 
 from __future__ import annotations
 
-from django.db import transaction
+import datetime
+import threading
+
+from django.conf import settings
+from django.db import OperationalError, connections, transaction
 from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from core.i18n import N_
 
 from ..models import Club, ImportJob
+from ..models.imports import STOPPED
+from .errors import make_fail
 from .imports import ImportFailed, results_import
+
+_fail = make_fail({
+    "import_not_restartable": N_(
+        "Only an import whose worker stopped can be started again; upload the file again."
+    ),
+})  # fmt: skip
 
 PROGRESS_SHARE = {"checking": (0, 40), "scoring": (40, 80), "writing": (80, 95),
                   "ratings": (95, 99), "done": (99, 100)}  # fmt: skip
@@ -42,13 +57,50 @@ def import_job_create(
     return job
 
 
-def _progress(job_id: int):
+def _progress(job_id: int, attempt: int):
     def report(stage: str, done: int, total: int) -> None:
         low, high = PROGRESS_SHARE.get(stage, (0, 100))
         share = low + (high - low) * (done / total if total else 1)
-        ImportJob.objects.filter(pk=job_id).update(stage=stage, done=int(share * 10), total=1000)
+        _this_run(job_id, attempt).update(stage=stage, done=int(share * 10), total=1000,
+                                          heartbeat_at=timezone.now())  # fmt: skip
 
     return report
+
+
+def _this_run(job_id: int, attempt: int):
+    """The job while this run owns it (a job started again belongs to its new run)."""
+    return ImportJob.objects.filter(pk=job_id, attempt=attempt)
+
+
+class _Heartbeat:
+    """While a job runs, a thread writes the time to it every ``IMPORT_HEARTBEAT_SECONDS``
+    (long phases report no progress). If the worker process dies, the heartbeats stop."""
+
+    def __init__(self, job_id: int, attempt: int):
+        self.job_id, self.attempt = job_id, attempt
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True, name=f"import-{job_id}")
+
+    def _run(self) -> None:
+        try:
+            while not self.stop.wait(settings.IMPORT_HEARTBEAT_SECONDS):
+                try:
+                    _this_run(self.job_id, self.attempt).filter(
+                        status=ImportJob.Status.RUNNING
+                    ).update(heartbeat_at=timezone.now())
+                except OperationalError:  # SQLite busy with the import's own write: next time
+                    pass
+        finally:
+            connections.close_all()  # this thread's connection
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+        return False
 
 
 def import_job_execute(*, job_id: int) -> ImportJob:
@@ -56,19 +108,24 @@ def import_job_execute(*, job_id: int) -> ImportJob:
     job = ImportJob.objects.select_related("club", "created_by").get(pk=job_id)
     if job.finished:
         return job
-    ImportJob.objects.filter(pk=job_id).update(status=ImportJob.Status.RUNNING, stage="checking",
-                                               done=0, total=1000)  # fmt: skip
-    with translation.override(job.language):
+    attempt = job.attempt
+    claimed = _this_run(job_id, attempt).filter(status=ImportJob.Status.QUEUED).update(
+        status=ImportJob.Status.RUNNING, stage="checking", done=0, total=1000,
+        heartbeat_at=timezone.now(),
+    )  # fmt: skip
+    if not claimed:  # already run, or started again meanwhile (that run is another task)
+        return ImportJob.objects.get(pk=job_id)
+    with translation.override(job.language), _Heartbeat(job_id, attempt):
         try:
             report = results_import(
                 club=job.club, file=bytes(job.data), user=job.created_by, filename=job.filename,
-                sheet=job.sheet, progress=_progress(job.pk),
+                sheet=job.sheet, progress=_progress(job.pk, attempt),
             )  # fmt: skip
         except ImportFailed as failed:
             problems = [[p.line, p.field, p.message] for p in failed.problems]
             fields = {"status": ImportJob.Status.FAILED, "problems": problems}
         except Exception:
-            ImportJob.objects.filter(pk=job_id).update(
+            _this_run(job_id, attempt).update(
                 status=ImportJob.Status.FAILED, finished_at=timezone.now(), data=b"",
                 problems=[[1, "file", _unexpected()]],
             )  # fmt: skip
@@ -78,12 +135,49 @@ def import_job_execute(*, job_id: int) -> ImportJob:
                 "deals": report.deals, "redeals": report.redeals,
                 "sessions": len(report.sessions), "players": report.players_created,
                 "source": report.source}}  # fmt: skip
-    ImportJob.objects.filter(pk=job_id).update(finished_at=timezone.now(), data=b"", done=1000,
-                                               total=1000, **fields)  # fmt: skip
+    _this_run(job_id, attempt).update(finished_at=timezone.now(), data=b"", done=1000,
+                                      total=1000, **fields)  # fmt: skip
     return ImportJob.objects.get(pk=job_id)
 
 
-def _unexpected() -> str:
-    from django.utils.translation import gettext
+def import_job_expire(*, job: ImportJob) -> ImportJob:
+    """A running job whose worker stopped — no heartbeat for ``IMPORT_STALE_MINUTES`` — is
+    marked failed, keeping its file so that the owner can start it again. Nothing of it was
+    imported: the import writes in one transaction, which a dead process never committed."""
+    if job.status != ImportJob.Status.RUNNING:
+        return job
+    minutes = settings.IMPORT_STALE_MINUTES
+    cutoff = timezone.now() - datetime.timedelta(minutes=minutes)
+    with translation.override(job.language):
+        message = gettext(
+            "The import stopped: the task worker gave no sign of life for %(minutes)s "
+            "minutes (it was stopped or restarted). Nothing was imported. Start the import "
+            "again."
+        ) % {"minutes": minutes}
+    ImportJob.objects.filter(
+        pk=job.pk, attempt=job.attempt, status=ImportJob.Status.RUNNING, heartbeat_at__lt=cutoff
+    ).update(
+        status=ImportJob.Status.FAILED, stage=STOPPED, finished_at=timezone.now(),
+        problems=[[1, "file", message]],
+    )  # fmt: skip
+    return ImportJob.objects.defer("data").get(pk=job.pk)
 
+
+@transaction.atomic
+def import_job_restart(*, job: ImportJob, user=None) -> ImportJob:
+    """Queue a job whose worker stopped once more (a new attempt); anything else is refused."""
+    job = ImportJob.objects.select_for_update().defer("data").get(pk=job.pk)
+    if not job.restartable:
+        raise _fail("__all__", "import_not_restartable")
+    ImportJob.objects.filter(pk=job.pk).update(
+        status=ImportJob.Status.QUEUED, stage="", done=0, total=0, problems=[],
+        finished_at=None, heartbeat_at=None, attempt=job.attempt + 1,
+    )  # fmt: skip
+    from ..tasks import import_job_run
+
+    transaction.on_commit(lambda: import_job_run.enqueue(job_id=job.pk))
+    return ImportJob.objects.defer("data").get(pk=job.pk)
+
+
+def _unexpected() -> str:
     return gettext("The import stopped on an unexpected error; nothing was imported.")

@@ -20,6 +20,7 @@ deals while a file of ten years of results goes in:
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import unicodedata
 from collections import defaultdict
@@ -52,12 +53,13 @@ from ..models import (
 )
 from ..selectors.rulesets import rules_from_snapshot, ruleset_rules, ruleset_snapshot
 from . import bulk
+from .busy import bulk_write
 from .cache import club_version_bump
 from .errors import fail, make_fail
 from .import_files import ENCODING_LABELS, MAX_BYTES, FileProblem, Source, read_source
 from .names import clean_name
 from .players import clean_player_name
-from .ratings import ratings_replay
+from .ratings import ratings_lines_changed, ratings_replay
 from .scoring_bridge import counters, line_specs, outcome_dict, periods, score
 
 __all__ = ["MAX_BYTES", "ImportFailed", "ImportProblem", "ImportReport", "results_import"]
@@ -570,37 +572,54 @@ def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names,
     )  # fmt: skip
     for name, key in names.new.items():
         plan.players.add(ids[name], club.pk, name, key)
+    # Values shared by many rows are converted for the database once; each deal's JSON is
+    # encoded once, for the deal and its history row alike.
+    adapt = plan.deals.adapt
+    now_db = adapt("created_at", now)
+    encode = json.JSONEncoder().encode
+    deals_add, history_add = plan.deals.add_adapted, plan.history.add_adapted
+    lines_add = plan.lines.add_adapted
+    club_id = club.pk
+    standing, bids = plan.standing, plan.bids
     for (day, table), deals in scored.items():
         rules_plan, _group = resolved[(day, table)]
         session = GameSession(id=next(session_ids), club=club, game=game, date=day, table=table,
                               rules_snapshot=rules_plan.snapshot, created_by=user)  # fmt: skip
         plan.sessions.append((session, rules_plan))
-        month = day.replace(day=1)
-        keys = periods(day)
+        session_id = session.id
+        day_db = plan.lines.adapt("date", day)
+        month_db = plan.lines.adapt("month", day.replace(day=1))
+        # Standings: summed per player over the session (one day), then added to its periods.
+        sums: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for seq, item in enumerate(deals, start=1):
             deal_id = next(deal_ids)
             d = _denormalised(game, item.data)
-            values = (deal_id, session.id, club.pk, game, seq, item.data, item.outcome, user_id,
-                      user_id, d["napoleon_id"], d["adjutant_id"], d["bid"], d["trump"],
-                      d["redeal"], now, now)  # fmt: skip
-            plan.deals.add(*values)
-            plan.history.add(*(values[i] for i in keep), now, "+", user_id)
+            values = (deal_id, session_id, club_id, game, seq, encode(item.data),
+                      encode(item.outcome), user_id, user_id, d["napoleon_id"], d["adjutant_id"],
+                      d["bid"], d["trump"], d["redeal"], now_db, now_db)  # fmt: skip
+            deals_add(values)
+            history_add((*(values[i] for i in keep), now_db, "+", user_id))
             plan.deal_count += 1
             plan.redeals += int(d["redeal"])
             for s in item.specs:
-                plan.lines.add(deal_id, session.id, club.pk, s.player_id, game, day, month,
-                               s.seat, s.points, s.role, s.won, s.bid, s.trump, s.solo, s.plan_b,
-                               s.all20, s.position, s.miyako_ochi, s.forbidden)  # fmt: skip
+                lines_add((deal_id, session_id, club_id, s.player_id, game, day_db, month_db,
+                           s.seat, s.points, s.role, s.won, s.bid, s.trump, s.solo, s.plan_b,
+                           s.all20, s.position, s.miyako_ochi, s.forbidden))  # fmt: skip
+                player_sums = sums[s.player_id]
                 for counter, value in counters(s).items():
-                    for period in keys:
-                        plan.standing[(period, s.player_id)][counter] += value
+                    player_sums[counter] += value
                 if s.role == "napoleon" and s.bid is not None:
-                    b = plan.bids[(s.player_id, s.bid, s.trump)]
+                    b = bids[(s.player_id, s.bid, s.trump)]
                     b["deals"] += 1
                     b["wins"] += int(bool(s.won))
                     b["points"] += s.points
                     b["solo_deals"] += int(s.solo)
                     b["solo_wins"] += int(s.solo and bool(s.won))
+        for period in periods(day):
+            for player_id, player_sums in sums.items():
+                total = standing[(period, player_id)]
+                for counter, value in player_sums.items():
+                    total[counter] += value
     return plan
 
 
@@ -646,7 +665,9 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
     plan.deals.insert()
     plan.lines.insert()
     plan.history.insert()
-    # Last, so rows a concurrent deal also updates are held for the shortest time.
+    # Last, so rows a concurrent deal also updates are held for the shortest time, and in a
+    # deal's lock order: the club row, the aggregates, the club's rating state.
+    club_version_bump(club_id=club.pk)  # cached read pages of the club render anew
     bulk.upsert_add(
         StandingAggregate, keys=("club", "game", "period", "player"),
         counters=StandingAggregate.COUNTERS,
@@ -660,7 +681,9 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
         rows=sorted((pid, bid, trump, club.pk, *(c[n] for n in _BID_COUNTERS))
                     for (pid, bid, trump), c in plan.bids.items()),
     )  # fmt: skip
-    club_version_bump(club_id=club.pk)  # cached read pages of the club render anew
+    # The club's ratings are replayed after COMMIT; a replay computed meanwhile from the old
+    # score lines must not be written.
+    ratings_lines_changed(club_id=club.pk, game=game)
 
 
 def _noop(stage: str, done: int, total: int) -> None:
@@ -727,7 +750,8 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
         raise ImportFailed(found.problems)
     progress("writing", total, total)
     plan = _prepare(club, game, scored, resolved, names, ids, user)
-    _write(club, game, plan)
+    with bulk_write():  # SQLite: a deal saved meanwhile waits only briefly (services/busy.py)
+        _write(club, game, plan)
     # Ratings are derived from the whole history: replayed once, after the import committed,
     # in a transaction of their own (a failure leaves them to the next replay, never the deals).
     progress("ratings", total, total)

@@ -13,13 +13,14 @@ import contextvars
 from collections.abc import Iterator
 from dataclasses import asdict
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
 from ratings.engine import Rater, conservative, params_for
 
 from ..models import Deal, Rating, RatingHistory, RatingState, ScoreLine
-from ..selectors.ratings import rating_events
+from ..selectors.ratings import rating_events, rating_lines_after
+from .busy import bulk_write
 from .cache import club_version_bump
 
 FLUSH_ROWS = 50_000
@@ -141,36 +142,135 @@ def _learn_one(deal: Deal) -> bool:
         state.last_deal_id = deal.pk
         state.last_date = date
     state.computed_at = timezone.now()
+    # The version stays: this deal comes after all history, and a replay computed meanwhile
+    # learns it on top when it is written (``_catch_up``).
     state.save()
     return True
 
 
-@transaction.atomic
+REPLAY_ATTEMPTS = 3
+
+
 def ratings_replay(*, club_id: int, game: str) -> RatingState:
-    """Recompute the club's ratings in ``game`` from its whole history, in order."""
-    params = params_for(game)
-    rater = Rater(params)
-    _locked_state(club_id, game)
+    """Recompute the club's ratings in ``game`` from its whole history, in order.
+
+    Inside the caller's transaction (a deal edited, players merged) the state row is locked
+    first and the replay computed and written under that lock, with the caller's changes.
+    Called outside any transaction (after an import committed) the replay is computed holding
+    no lock — a deal recorded meanwhile waits for nothing — and the lock is taken only to write
+    it. Under the lock: if the state's ``version`` moved (a deal edited, deleted or restored,
+    another import or replay) it is computed again (a few times, then under the lock); deals
+    only added after the end of history meanwhile (each learned incrementally, which leaves
+    the version alone) are learned on top of the computed replay, after checking that the
+    score lines now are exactly those it read plus those deals. The result is always exactly
+    that of a replay from scratch of the score lines as they are when it is written."""
+    if connection.in_atomic_block:
+        return _replay_locked(club_id, game)
+    for _attempt in range(REPLAY_ATTEMPTS):
+        # The version is read before the score lines: a change committed in between shows as
+        # a newer version under the lock.
+        version = _version(club_id, game)
+        computed = _compute(club_id, game)
+        with bulk_write(), transaction.atomic():
+            # The same lock order as a deal's transaction (club row, then the state row).
+            club_version_bump(club_id=club_id)
+            state = _locked_state(club_id, game)
+            if state.version == version and _catch_up(computed, club_id, game):
+                return _store(state, computed)
+    with transaction.atomic():
+        return _replay_locked(club_id, game)
+
+
+def _version(club_id: int, game: str) -> int:
+    version = (
+        RatingState.objects.filter(club_id=club_id, game=game)
+        .values_list("version", flat=True)
+        .first()
+    )
+    if version is None:
+        with transaction.atomic():  # a moment only: the state row, created
+            version = _locked_state(club_id, game).version
+    return version
+
+
+def _replay_locked(club_id: int, game: str) -> RatingState:
+    club_version_bump(club_id=club_id)  # the club row first, as a deal's transaction does
+    state = _locked_state(club_id, game)
+    return _store(state, _compute(club_id, game))
+
+
+def ratings_lines_changed(*, club_id: int, game: str) -> None:
+    """Note, in the caller's transaction, that the club's score lines in ``game`` changed
+    without a rating update (an import; its replay follows once it committed): a replay
+    computed meanwhile from the old lines is then not written."""
+    state = _locked_state(club_id, game)
+    RatingState.objects.filter(pk=state.pk).update(version=models.F("version") + 1)
+
+
+class _Computed:
+    """A replay's result, held in memory until it is written."""
+
+    __slots__ = ("history", "rater", "counts", "deals", "last", "lines", "club_id", "game")
+
+    def __init__(self, club_id: int, game: str):
+        self.club_id, self.game = club_id, game
+        self.history: list[tuple] = []
+        self.rater = Rater(params_for(game))
+        self.counts: dict[int, list] = {}  # player -> [deals, last date]
+        self.deals = 0
+        self.last = None  # (deal id, date) of the last deal learned
+        self.lines = [0]  # score lines read
+
+    def learn(self, events) -> None:
+        history, counts, rater = self.history, self.counts, self.rater
+        club_id, game = self.club_id, self.game
+        for deal_id, date, event in events:
+            self.deals += 1
+            self.last = (deal_id, date)
+            for player_id, (mu, sigma) in rater.update(event).items():
+                seen = counts.get(player_id)
+                if seen is None:
+                    seen = counts[player_id] = [0, date]
+                seen[0] += 1
+                seen[1] = date
+                history.append((club_id, game, player_id, deal_id, seen[0], date, mu, sigma))
+
+
+def _compute(club_id: int, game: str) -> _Computed:
+    out = _Computed(club_id, game)
+    out.learn(rating_events(club_id=club_id, game=game, lines=out.lines))
+    return out
+
+
+def _catch_up(computed: _Computed, club_id: int, game: str) -> bool:
+    """Under the lock, the version unchanged: learn the deals added after the computed replay's
+    last deal; False if the score lines are not exactly those read plus those deals (a deal
+    added earlier in history: compute again)."""
+    total = ScoreLine.objects.filter(club_id=club_id, game=game).count()
+    if computed.last is None:
+        return total == 0
+    deal_id, date = computed.last
+    added = rating_lines_after(club_id=club_id, game=game, after=(date, deal_id))
+    if total != computed.lines[0] + added:
+        return False
+    if added:
+        computed.learn(rating_events(club_id=club_id, game=game, after=(date, deal_id)))
+    return True
+
+
+_HISTORY_COLUMNS = ["club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma"]
+
+
+def _store(state: RatingState, computed: _Computed) -> RatingState:
+    """Replace the club's rating rows by ``computed`` (under the state's lock, the club row
+    already updated in this transaction so that cached pages show the new figures)."""
+    club_id, game = state.club_id, state.game
     _delete(RatingHistory, club_id, game)
     _delete(Rating, club_id, game)
-    history: list[tuple] = []
-    columns = ["club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma"]
-    counts: dict[int, list] = {}  # player -> [deals, last date]
-    deals, last = 0, None
-    for deal_id, date, event in rating_events(club_id=club_id, game=game):
-        deals += 1
-        last = (deal_id, date)
-        for player_id, (mu, sigma) in rater.update(event).items():
-            seen = counts.get(player_id)
-            if seen is None:
-                seen = counts[player_id] = [0, date]
-            seen[0] += 1
-            seen[1] = date
-            history.append((club_id, game, player_id, deal_id, seen[0], date, mu, sigma))
-        if len(history) >= FLUSH_ROWS:  # written as we go: memory stays flat
-            _insert(RatingHistory, columns, history)
-            history = []
-    _insert(RatingHistory, columns, history)
+    history = computed.history
+    for start in range(0, len(history), FLUSH_ROWS):
+        _insert(RatingHistory, _HISTORY_COLUMNS, history[start : start + FLUSH_ROWS])
+    counts = computed.counts
     Rating.objects.bulk_create(
         [
             Rating(
@@ -183,23 +283,19 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
                 deals=counts[player_id][0],
                 last_played=counts[player_id][1],
             )  # fmt: skip
-            for player_id, (mu, sigma) in sorted(rater.ratings.items())
+            for player_id, (mu, sigma) in sorted(computed.rater.ratings.items())
         ],
         batch_size=2000,
     )
-    state, _created = RatingState.objects.update_or_create(
-        club_id=club_id,
-        game=game,
-        defaults={
-            "deals": deals,
-            "last_deal_id": last[0] if last else None,
-            "last_date": last[1] if last else None,
-            "computed_at": timezone.now(),
-            "handicaps": {k: list(v) for k, v in sorted(rater.handicaps.items())},
-            "params": asdict(params),
-        },
-    )
-    club_version_bump(club_id=club_id)  # the ratings pages show the new figures
+    last = computed.last
+    state.deals = computed.deals
+    state.last_deal_id = last[0] if last else None
+    state.last_date = last[1] if last else None
+    state.computed_at = timezone.now()
+    state.handicaps = {k: list(v) for k, v in sorted(computed.rater.handicaps.items())}
+    state.params = _params_key(game)
+    state.version += 1  # a replay computed meanwhile by another process is not written
+    state.save()
     return state
 
 
@@ -229,4 +325,4 @@ def _insert(model, columns: list[str], rows: list[tuple]) -> None:
         cursor.executemany(sql, rows)
 
 
-__all__ = ["ratings_deal_changed", "ratings_deferred", "ratings_replay"]
+__all__ = ["ratings_deal_changed", "ratings_deferred", "ratings_lines_changed", "ratings_replay"]

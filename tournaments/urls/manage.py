@@ -42,4 +42,9 @@ urlpatterns = [
         imports.import_job_view,
         name="manage_import_job",
     ),
+    path(
+        "c/<slug:club_slug>/manage/import/<id:job_id>/restart/",
+        imports.import_job_restart_view,
+        name="manage_import_job_restart",
+    ),
 ]

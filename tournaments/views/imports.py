@@ -13,9 +13,17 @@ from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from core.errors import EfudaError
+
+from ..i18n import error_text
 from ..models import ImportJob, Role
 from ..permissions import club_for_request
-from ..services.import_jobs import import_job_create, import_lines
+from ..services.import_jobs import (
+    import_job_create,
+    import_job_expire,
+    import_job_restart,
+    import_lines,
+)
 from ..services.imports import (
     DAIFUGO_COLUMNS,
     MAX_BYTES,
@@ -92,6 +100,7 @@ def import_job_view(request, club_slug: str, job_id: int):
     second, for the fragment only), then the outcome with every error."""
     club = club_for_request(request, club_slug, role=Role.OWNER)
     job = get_object_or_404(ImportJob.objects.defer("data"), pk=job_id, club=club)
+    job = import_job_expire(job=job)  # a job whose worker stopped shows as failed
     problems = [ImportProblem(*p) for p in job.problems]
     done = job.status == ImportJob.Status.DONE
     context = {"club": club, "job": job, "problems": problems,
@@ -99,3 +108,16 @@ def import_job_view(request, club_slug: str, job_id: int):
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/imports/_job.html", context)
     return render(request, "tournaments/imports/job.html", context)
+
+
+@login_required
+@require_http_methods(["POST"])
+def import_job_restart_view(request, club_slug: str, job_id: int):
+    """Start again a background import whose worker stopped (its file was kept)."""
+    club = club_for_request(request, club_slug, role=Role.OWNER)
+    job = get_object_or_404(ImportJob.objects.defer("data"), pk=job_id, club=club)
+    try:
+        import_job_restart(job=job, user=request.user)
+    except EfudaError as err:
+        messages.error(request, error_text(err))
+    return redirect("manage_import_job", club_slug=club.slug, job_id=job.pk)

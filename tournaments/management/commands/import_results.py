@@ -6,12 +6,11 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.core.validators import validate_slug
-from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from tournaments.models import Club
-from tournaments.services.clubs import club_create
+from tournaments.services.clubs import club_create, club_discard_empty
 from tournaments.services.imports import ImportFailed, results_import
 
 
@@ -41,13 +40,21 @@ class Command(BaseCommand):
                     gettext("--club %(club)s: use letters, digits, - and _ only.") % {"club": club}
                 ) from None
             data = self._read(file)
+            # No transaction around the import: it checks and scores holding no lock and writes
+            # in one short transaction of its own (an outer one would hold SQLite's only writer,
+            # or PostgreSQL's row locks, for the whole import). A club created here is removed
+            # again if the import fails.
+            target = Club.objects.filter(slug=club).first()
+            created = target is None
+            if created:
+                target = club_create(slug=club, name=club)
             try:
-                with transaction.atomic():  # a club created here goes too if the import fails
-                    target = Club.objects.filter(slug=club).first()
-                    if target is None:
-                        target = club_create(slug=club, name=club)
-                    report = results_import(club=target, file=data, filename=file, sheet=sheet)
-            except ImportFailed as failed:
+                report = results_import(club=target, file=data, filename=file, sheet=sheet)
+            except BaseException as failed:
+                if created:
+                    club_discard_empty(club=target)
+                if not isinstance(failed, ImportFailed):
+                    raise
                 lines = [str(p) for p in failed.problems]
                 summary = ngettext(
                     "%(count)d error; nothing was imported.",

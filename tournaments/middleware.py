@@ -1,0 +1,40 @@
+"""A database busy with another writer answers 503 "try again", never a 500.
+
+On SQLite a deal saved while a large import writes is refused after a short wait
+(``services.busy``); any other write that ran out of SQLite's busy timeout gets the same answer.
+The phone's outbox treats a 503 as "not sent yet": it keeps the deal and sends it again.
+"""
+
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext
+
+from .services.busy import DatabaseBusy, is_locked
+
+RETRY_AFTER = 5  # seconds
+
+
+class DatabaseBusyMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not (isinstance(exception, DatabaseBusy) or is_locked(exception)):
+            return None
+        message = gettext(
+            "Not recorded yet: the database is busy writing a large import. Nothing was "
+            "saved; save again in a moment (a phone keeps the deal and sends it again by "
+            "itself)."
+        )
+        wants_json = "json" in request.headers.get("Accept", "") or request.headers.get(
+            "X-Efuda-Outbox"
+        )
+        if wants_json:
+            response = JsonResponse({"ok": False, "busy": True, "message": message}, status=503)
+        else:
+            response = render(request, "busy.html", {"message": message}, status=503)
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
