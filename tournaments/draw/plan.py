@@ -24,8 +24,10 @@ swaps of two players at different tables of one round, as the social golfer solv
   plans in a narrow valley that a run falls into or misses, whatever its length); the best
   run annealed further at a lower temperature; then *kicks* (a few random swaps, a brief
   annealing, kept if no worse) when the short runs found such a valley or the field is small
-  enough to have moves to spare; last a polish that evens the table sizes out where that
-  costs no repeat. The search stops as soon as no pair meets twice.
+  enough to have moves to spare; for a large field (search length capped) whose short runs
+  left few repeats, an extension (more moves for the long run and more kicks); last a polish
+  that evens the table sizes out where that costs no repeat. The search stops as soon as no
+  pair meets twice.
 - *Seats*: once the tables are fixed, each table's seat order is chosen round by round so
   that players sit where they have sat least.
 
@@ -65,7 +67,14 @@ KICK_SHARE = 0.8  # of the moves left after 1, in a near-perfect valley …
 VALLEY = 0.5  # … recognised by the best short run ending at most half the worst one
 KICK_SHARE_HARD = 0.25  # … otherwise, when the field is small enough to have moves to spare:
 KICK_ROOMY = 1200  # at least this many moves per player and round
-# 4. the polish of table sizes (only when a round has tables of different sizes)
+# 4. the extension: when the search length was capped (a large field) and the short runs left
+# few repeats (at most this many per player), this many more moves: a share for the long run,
+# the rest for more kicks at the end (the search still stops as soon as no pair meets twice)
+EXTRA_FEW = 0.5
+EXTRA_MOVES = 150_000
+EXTRA_EARLY = 0.5
+EXTRA_KICKS = 40
+# 5. the polish of table sizes (only when a round has tables of different sizes)
 POLISH_SHARE = 0.05
 # moves
 DIRECTED = 0.9  # share of the moves that start from a player with a repeat at their table …
@@ -297,6 +306,10 @@ class _Search:
                 return r2
         return -1
 
+    def repeats(self) -> int:
+        """Repeated meetings (each meeting of a pair after its first, history included)."""
+        return sum(m - 1 for row in self.meet for m in row if m > 1) // 2
+
     def _conflicts(self, rounds) -> list[tuple[int, int]]:
         meet = self.meet
         hot = []
@@ -499,7 +512,7 @@ def _budget(players: int, rounds: int) -> int:
     return max(MOVES_MIN, min(MOVES_MAX, MOVES_PER_PLAYER_ROUND * players * rounds))
 
 
-def _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget) -> _Search:
+def _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget, extra=0) -> _Search:
     """Short annealing runs from different random plans, the best of them annealed further,
     then kicks (``budget`` moves in all; the search stops as soon as no pair meets twice).
 
@@ -519,20 +532,37 @@ def _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget) -> _
         if best is None or costs[-1] < best.cost():
             best = search
     rest = budget - STARTS * per_start
+    # the extension (when the search length was capped): only while few repeats are left, half
+    # of it for the long run, half for kicks at the end
+    played = sum(m - 1 for row in met for m in row if m > 1) // 2  # fixed: the rounds played
+    if extra and best.repeats() - played <= EXTRA_FEW * n:
+        early = int(extra * EXTRA_EARLY)
+        rest += early
+        extra -= early
+    else:
+        extra = 0
     costs.sort()
     valley = costs[0] <= VALLEY * costs[-1]
     roomy = budget >= KICK_ROOMY * sum(len(r) for r in seated)
     share = KICK_SHARE if valley else KICK_SHARE_HARD if roomy else 0.0
     kick_moves = int(rest * share) if KICKS else 0
-    if best.anneal(rest - kick_moves, T_CONTINUE, T_END, DIRECTED) or not kick_moves:
+    if best.anneal(rest - kick_moves, T_CONTINUE, T_END, DIRECTED):
         return best
-    # iterated search: kick the best plan (a few random swaps), anneal briefly, keep if no worse
+    if kick_moves and _kicks(best, rng, KICKS, kick_moves // KICKS):
+        return best
+    if extra:  # the rest of the extension: more kicks aimed at the last repeats
+        _kicks(best, rng, EXTRA_KICKS, extra // EXTRA_KICKS)
+    return best
+
+
+def _kicks(best: _Search, rng, kicks: int, per_kick: int) -> bool:
+    """Iterated search: kick the best plan (a few random swaps), anneal briefly, keep the
+    result if no worse. True when it stopped because no pair meets twice."""
     rounds = [r for r in range(len(best.tables)) if len(best.tables[r]) > 1]
-    per_kick = kick_moves // KICKS
     best_cost = best.cost()
     best_tables = [[t[:] for t in ts] for ts in best.tables]
     rand = rng.random
-    for _ in range(KICKS):
+    for _ in range(kicks):
         for _ in range(KICK_SWAPS):
             r = rounds[int(rand() * len(rounds))]
             tables = best.tables[r]
@@ -544,14 +574,14 @@ def _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget) -> _
             b = tables[tb][int(rand() * len(tables[tb]))]
             best.swap(r, a, b)
         if best.anneal(per_kick, T_KICK, T_END, DIRECTED):
-            return best
+            return True
         cost = best.cost()
         if cost <= best_cost + 1e-9:
             best_cost = cost
             best_tables = [[t[:] for t in ts] for ts in best.tables]
         else:
             best._restore([[t[:] for t in ts] for ts in best_tables])
-    return best
+    return False
 
 
 def plan_rounds(
@@ -587,7 +617,9 @@ def plan_rounds(
     budget = _budget(n, rounds) if moves is None else moves
     mixed = len(set(sizes)) > 1
     polish = int(budget * POLISH_SHARE) if mixed else 0
-    search = _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget - polish)
+    capped = moves is None and MOVES_PER_PLAYER_ROUND * n * rounds > MOVES_MAX
+    extra = EXTRA_MOVES if capped else 0
+    search = _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget - polish, extra)
     search.polish(polish)
 
     seats_history = History()
