@@ -114,6 +114,13 @@ class PinIssueForm(forms.Form):
     revoke = forms.BooleanField(required=False)
 
 
+class SeatingPinsForm(forms.Form):
+    """The seating cards' "print with new PINs" button: posted only with ``pins`` set, so a
+    stray POST never issues PINs by accident nor prints old cards in their place."""
+
+    pins = forms.BooleanField(required=True)
+
+
 class DisputeForm(forms.Form):
     note = forms.CharField(max_length=200, required=False, label=_("What is wrong?"))
 

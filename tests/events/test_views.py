@@ -236,6 +236,10 @@ def test_pdfs(client, users, running):
     pins = re.findall(r"PIN (\d{6})", text)
     assert len(pins) == 10 and t.entries.exclude(pin_hash="").count() == 10
     assert svc.pin_check(tournament=t, pin=pins[0], address="x")
+    # A POST without the button's field issues nothing and prints nothing.
+    stray = client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": ""})
+    assert stray.status_code == 400
+    assert svc.pin_check(tournament=t, pin=pins[0], address="x")  # the printed PINs still work
 
 
 def test_reissuing_pins_through_the_seating_cards_is_staff_only(client, users, running):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 
+from ...forms_events import SeatingPinsForm
 from ...selectors import events as sel
 from ...services import events as svc
 from .common import (
@@ -30,7 +31,9 @@ def seating_cards_pdf_view(request, tournament_id: int, number: int):
     tournament = staff_only(request, tournament_id)
     rnd = _round(tournament, number)
     pins = None
-    if request.method == "POST" and request.POST.get("pins") == "1":
+    if request.method == "POST":
+        if not SeatingPinsForm(request.POST).is_valid():
+            return HttpResponseBadRequest("pins=1 expected")
         pins = svc.pin_issue_all(tournament=tournament)
     return _pdf(seating_cards(rnd=rnd, pins=pins), f"seating-r{number}.pdf")
 
