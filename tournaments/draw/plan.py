@@ -404,27 +404,7 @@ class _Search:
                 )  # fmt: skip
             if d > 0 and rand() >= exp(-d / temp):
                 continue
-            for x in table_a:
-                if x != a:
-                    row_a[x] -= 1
-                    meet[x][a] -= 1
-                    row_b[x] += 1
-                    meet[x][b] += 1
-            for y in table_b:
-                if y != b:
-                    row_b[y] -= 1
-                    meet[y][b] -= 1
-                    row_a[y] += 1
-                    meet[y][a] += 1
-            if sa != sb:
-                ca, cb = size_count[a], size_count[b]
-                ca[sa] -= 1
-                ca[sb] = ca.get(sb, 0) + 1
-                cb[sb] -= 1
-                cb[sa] = cb.get(sa, 0) + 1
-            table_a[table_a.index(a)] = b
-            table_b[table_b.index(b)] = a
-            where[a], where[b] = tb, ta
+            self.swap(r, a, b)  # only accepted moves get here: the call costs little
             current += d
             if current < best - 1e-9:
                 best = current
