@@ -219,3 +219,27 @@ def test_on_sqlite_a_deal_waits_briefly_for_an_import_write_then_is_refused_to_r
                                HTTP_X_EFUDA_OUTBOX="queued")  # fmt: skip
         assert response.status_code == 200 and response.json()["ok"] is True
     assert Deal.objects.filter(session=nap).count() == before + 1
+
+
+@pytest.mark.usefixtures("_sqlite_only")
+def test_on_sqlite_a_tournament_table_deal_waits_as_briefly_as_a_club_deal(settings):
+    import datetime
+
+    from tournaments.services import events as svc
+    from tournaments.services.busy import DatabaseBusy
+
+    settings.SQLITE_DEAL_WAIT_SECONDS = 0.5
+    club, _players, _nap, _dai = build_club(deals=0)
+    wiki = factories.ClubRuleSetFactory(club=club, code="wiki-busy", preset="napoleon-wiki")
+    t = svc.tournament_create(club=club, name="Busy Cup", date=datetime.date(2026, 11, 21),
+                              ruleset=wiki, seed=1)  # fmt: skip
+    for i in range(1, 6):
+        svc.entry_add(tournament=t, name=f"Busy{i}", checked_in=True)
+    table = svc.round_start(rnd=svc.round_draw(tournament=t)).tables.get()
+    with _WriterHeld(club):
+        started = time.perf_counter()
+        with pytest.raises(DatabaseBusy):
+            svc.table_deal_record(table=table, data=napoleon_data(list(table.seats), n=1),
+                                  staff=True)  # fmt: skip
+        assert time.perf_counter() - started < 2.0
+    assert Deal.objects.filter(session=table.session).count() == 0  # nothing half-written
