@@ -43,6 +43,12 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ("active",)
     search_fields = ("name", "club__slug")
 
+    def has_delete_permission(self, request, obj=None):
+        # A player is merged into another (services/merge.py: it moves the lines under the
+        # club's lock) or set inactive, never deleted here: score lines have no foreign-key
+        # constraint that would stop a delete racing an import (models.play.ScoreLine).
+        return False
+
 
 @admin.register(ClubRuleSet)
 class ClubRuleSetAdmin(SimpleHistoryAdmin):

@@ -108,7 +108,7 @@ def test_a_damaged_backup_restores_nothing(tmp_path):
         backup_restore(src=io.BytesIO(truncated))
     assert Deal.objects.count() == 0 and Club.objects.count() == 0
 
-    # A row pointing at a player that is not in the file: refused at the constraint check.
+    # A row pointing at a player that is not in the file: refused at the key check.
     lines = [json.loads(x) for x in data]
     for obj in lines:
         if obj.get("model") == "tournaments.scoreline":
@@ -142,3 +142,20 @@ def test_a_damaged_backup_restores_nothing(tmp_path):
         backup_restore(src=io.BytesIO(b"plain text, not gzip"))
     with pytest.raises(BackupError, match="not an efuda backup"):
         backup_restore(src=io.BytesIO(gzip.compress(b'{"hello": 1}\n')))
+
+
+@pytest.mark.parametrize("key", ["deal", "session", "club", "player"])
+def test_a_score_line_naming_no_row_is_refused_though_the_database_has_no_constraint(key):
+    # Score lines carry no foreign-key constraint (models.play.ScoreLine): the restore checks
+    # each of their keys itself, and names the table and the line.
+    _populate()
+    buffer = io.BytesIO()
+    backup_write(out=buffer)
+    data = [json.loads(x) for x in gzip.decompress(buffer.getvalue()).splitlines()]
+    call_command("flush", interactive=False, verbosity=0)
+    line = next(o for o in data if o.get("model") == "tournaments.scoreline")
+    line["fields"][key] = 999999
+    broken = gzip.compress(b"".join(json.dumps(o).encode() + b"\n" for o in data))
+    with pytest.raises(BackupError, match=rf"tournaments_scoreline .*row {line['pk']}: {key}_id"):
+        backup_restore(src=io.BytesIO(broken))
+    assert Deal.objects.count() == 0 and Club.objects.count() == 0

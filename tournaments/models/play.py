@@ -117,11 +117,24 @@ class ScoreLine(models.Model):
     # No single-column index on deal, club or player: the unique constraint and the two
     # indexes below lead with them and serve the same lookups, and every index costs time on
     # each of the half a million rows a large import writes.
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="lines", db_index=False)
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="+")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    #
+    # No foreign-key constraint in the database either (``db_constraint=False``): a score line
+    # is derived from its deal (the deal's own row keeps its constraints), and checking four
+    # keys row by row was 70 % of a large import's write on PostgreSQL (docs/performance.md).
+    # Django still cascades and protects (``on_delete``); the writers lock the players they
+    # name (``services/bulk.py: lock_players``), and a restore checks every line's keys
+    # (``services/backup.py``).
+    deal = models.ForeignKey(
+        Deal, on_delete=models.CASCADE, related_name="lines", db_index=False, db_constraint=False
+    )
+    session = models.ForeignKey(
+        GameSession, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="lines", db_index=False
+        Player, on_delete=models.PROTECT, related_name="lines", db_index=False, db_constraint=False
     )
     game = models.CharField(max_length=16, choices=Game.choices)
     date = models.DateField()

@@ -250,6 +250,7 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
                 connection.check_constraints(table_names=[m._meta.db_table for m in touched])
             except IntegrityError as exc:
                 raise _damaged(exc, None) from None
+            _check_soft_keys(connection, touched)
             expected = {k: v for k, v in (manifest.get("counts") or {}).items() if v}
             if loaded != expected:
                 raise BackupError(
@@ -268,6 +269,40 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
     except IntegrityError as exc:  # a deferred constraint checked at commit (PostgreSQL)
         raise _damaged(exc, None) from None
     return manifest
+
+
+def _soft_keys(model) -> list:
+    """The foreign keys of ``model`` that the database does not check (``db_constraint=False``:
+    score lines, see ``models.play.ScoreLine``). History tables are left out: their rows keep
+    the ids of deleted rows on purpose."""
+    if getattr(model, "instance_type", None) is not None:  # django-simple-history
+        return []
+    return [
+        f
+        for f in model._meta.concrete_fields
+        if f.is_relation and f.many_to_one and not f.db_constraint
+    ]
+
+
+def _check_soft_keys(connection, models: Iterable) -> None:
+    """What ``check_constraints`` does for keys without a constraint: each must name a row."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        for model in sorted(models, key=lambda m: m._meta.db_table):
+            table = model._meta.db_table
+            for f in _soft_keys(model):
+                parent = f.related_model._meta
+                target = f.target_field.column
+                cursor.execute(
+                    f"SELECT c.{quote(model._meta.pk.column)}, c.{quote(f.column)} "  # noqa: S608
+                    f"FROM {quote(table)} c WHERE c.{quote(f.column)} IS NOT NULL AND NOT EXISTS "
+                    f"(SELECT 1 FROM {quote(parent.db_table)} p "
+                    f"WHERE p.{quote(target)} = c.{quote(f.column)}) LIMIT 1"
+                )
+                row = cursor.fetchone()
+                if row is not None:
+                    detail = f"row {row[0]}: {f.column} {row[1]} is not in {parent.db_table}"
+                    raise _damaged(IntegrityError(detail), table)
 
 
 def _damaged(exc: Exception, table: str | None) -> BackupError:

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.utils import timezone
 
+from ..models import Player
+
 BATCH = 5_000
 
 
@@ -55,6 +57,34 @@ def reserve_ids(model: type[models.Model], count: int) -> list[int]:
                     [highest + count, table],
                 )
     return list(range(highest + 1, highest + count + 1))
+
+
+def players_locked(ids: Iterable[int]) -> set[int]:
+    """Lock the rows of the players ``ids`` against deletion until COMMIT and return those that
+    exist.
+
+    Score lines carry no foreign-key constraint (``models.play.ScoreLine``), so their writers
+    take what the constraint's check took: PostgreSQL's ``FOR KEY SHARE`` on each player named,
+    one query for all. A merge, which locks both players ``FOR UPDATE`` before it moves their
+    lines and deletes one, then waits for this write and moves its lines too. On SQLite the
+    write transaction already holds the one writer's lock.
+    """
+    wanted = sorted(set(ids))
+    if not wanted:
+        return set()
+    table = connection.ops.quote_name(Player._meta.db_table)
+    lock = " FOR KEY SHARE" if connection.vendor == "postgresql" else ""
+    found: set[int] = set()
+    with connection.cursor() as cursor:
+        for start in range(0, len(wanted), BATCH):
+            chunk = wanted[start : start + BATCH]
+            marks = ", ".join(["%s"] * len(chunk))
+            cursor.execute(
+                f"SELECT id FROM {table} WHERE id IN ({marks}) ORDER BY id{lock}",  # noqa: S608
+                chunk,
+            )
+            found.update(row[0] for row in cursor.fetchall())
+    return found
 
 
 def _converter(field: models.Field, conn) -> Callable | None:

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from ..models import Deal, Game, GameSession, ScoreLine
 from ..selectors.rulesets import session_rules
+from . import bulk
 from .aggregates import aggregates_apply, spec_of
 from .busy import sqlite_bounded
 from .errors import fail
@@ -79,6 +80,13 @@ def _denormalised(session: GameSession, data: dict) -> dict:
 
 def _write_lines(deal: Deal, specs) -> None:
     session = deal.session
+    # Score lines have no foreign-key constraint: the players they name are locked here as the
+    # constraint's check would (a merge meanwhile waits, then moves these lines too).
+    named = {s.player_id for s in specs}
+    missing = named - bulk.players_locked(named)
+    if missing:
+        field = "seats" if session.game == Game.NAPOLEON else "order"
+        raise fail(field, "player_unknown", value=str(min(missing)))
     ScoreLine.objects.bulk_create(
         [
             ScoreLine(

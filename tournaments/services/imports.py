@@ -538,6 +538,8 @@ class _Plan:
     standing: dict
     bids: dict
     new_players: dict[str, str]  # name -> key
+    named: set[int] = field(default_factory=set)  # every player id the score lines name
+    new_ids: set[int] = field(default_factory=set)  # the ids of the players it creates
     deal_count: int = 0
     redeals: int = 0
 
@@ -572,6 +574,7 @@ def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names,
     )  # fmt: skip
     for name, key in names.new.items():
         plan.players.add(ids[name], club.pk, name, key)
+        plan.new_ids.add(ids[name])
     # Values shared by many rows are converted for the database once; each deal's JSON is
     # encoded once, for the deal and its history row alike.
     adapt = plan.deals.adapt
@@ -602,6 +605,7 @@ def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names,
             plan.deal_count += 1
             plan.redeals += int(d["redeal"])
             for s in item.specs:
+                plan.named.add(s.player_id)
                 lines_add((deal_id, session_id, club_id, s.player_id, game, day_db, month_db,
                            s.seat, s.points, s.role, s.won, s.bid, s.trump, s.solo, s.plan_b,
                            s.all20, s.position, s.miyako_ochi, s.forbidden))  # fmt: skip
@@ -635,11 +639,24 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
         # held only for the moment until COMMIT.
         with connection.cursor() as cursor:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            # The club row first (what the sessions' foreign keys lock anyway), before any
+            # player: a merge locks the club row, then its players (services/merge.py). A
+            # key-share lock: a deal's FOR NO KEY UPDATE does not wait for it.
+            cursor.execute(
+                f"SELECT 1 FROM {connection.ops.quote_name(Club._meta.db_table)} "  # noqa: S608
+                "WHERE id = %s FOR KEY SHARE",
+                [club.pk],
+            )
     if (
         plan.new_players
         and Player.objects.filter(club=club, name_key__in=list(plan.new_players.values())).exists()
     ):
         raise _ChangedError
+    # Score lines have no foreign-key constraint: the club's players they name are locked as
+    # the constraint's checks would have locked them, once each instead of once a line.
+    existing = plan.named - plan.new_ids
+    if bulk.players_locked(existing) != existing:
+        raise _ChangedError  # a player was merged or removed since the check
     wanted = {(s.date, s.table) for s, _rules in plan.sessions}
     if _existing_sessions(club, game, wanted):
         raise _ChangedError

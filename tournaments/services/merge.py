@@ -107,6 +107,11 @@ def _deals_naming(club: Club, player_id: int) -> list[Deal]:
 def player_merge(*, club: Club, keep: Player, merge: Player, by=None) -> PlayerMerge:
     """Make ``merge`` the same person as ``keep``: everything moves to ``keep``, ``merge`` is
     deleted (its history stays). All or nothing."""
+    # The club row first, as every writer of the club's score lines locks it before the
+    # players they name (a deal, a ratings replay's switch, an import's write: its key-share
+    # lock). Otherwise a merge holding a player could wait for the club row that a replay
+    # holds while waiting for the player: a deadlock.
+    Club.objects.select_for_update().only("pk").get(pk=club.pk)
     players = {
         p.pk: p
         for p in Player.objects.select_for_update().filter(club=club, pk__in=[keep.pk, merge.pk])

@@ -200,6 +200,10 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
                     _insert_history(computed.history[written:], generation)
                     stored = _store(locked, computed, generation)
             state = stored  # committed
+        except IntegrityError:
+            # A player it rates was merged away meanwhile (its foreign keys, checked at
+            # COMMIT): what was computed is out of date anyway; computed again below.
+            state = None
         finally:
             if state is None:  # not written (computed again below) or failed: drop own rows
                 _drop_generation(club_id, game, generation)
