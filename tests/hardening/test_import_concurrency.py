@@ -243,3 +243,38 @@ def test_on_sqlite_a_tournament_table_deal_waits_as_briefly_as_a_club_deal(setti
                                   staff=True)  # fmt: skip
         assert time.perf_counter() - started < 2.0
     assert Deal.objects.filter(session=table.session).count() == 0  # nothing half-written
+
+
+@pytest.mark.usefixtures("_sqlite_only")
+def test_on_sqlite_an_edit_delete_or_restore_waits_as_briefly_as_a_new_deal(settings, client):
+    from tournaments.services.busy import DatabaseBusy
+    from tournaments.services.deals import deal_delete, deal_restore, deal_update
+
+    settings.SQLITE_DEAL_WAIT_SECONDS = 0.5
+    owner = factories.UserFactory(username="keeper-edit-busy")
+    club, players, nap, _dai = build_club(deals=2, owner=owner)
+    ids = [p.id for p in players]
+    first, second = Deal.objects.get(session=nap, seq=1), Deal.objects.get(session=nap, seq=2)
+    deal_delete(deal=second)
+    before = sorted(Deal.objects.filter(session=nap).values_list("id", "version", "is_deleted"))
+    writes = {
+        "edit": lambda: deal_update(deal=first, data=napoleon_data(ids, n=5),
+                                    version=first.version),
+        "delete": lambda: deal_delete(deal=first),
+        "restore": lambda: deal_restore(deal=second),
+    }  # fmt: skip
+    client.force_login(owner)
+    with _WriterHeld(club):
+        for name, write in writes.items():
+            started = time.perf_counter()
+            with pytest.raises(DatabaseBusy):
+                write()
+            assert time.perf_counter() - started < 2.0, name
+        # Through the page: 503 "save again", not a 500 after the whole busy timeout.
+        started = time.perf_counter()
+        response = client.post(reverse("deal_delete", args=[club.slug, first.pk]))
+        assert response.status_code == 503 and time.perf_counter() - started < 2.0
+    after = sorted(Deal.objects.filter(session=nap).values_list("id", "version", "is_deleted"))
+    assert after == before  # nothing changed
+    deal_delete(deal=first)  # once the write is over, it goes through
+    assert Deal.objects.get(pk=first.pk).is_deleted

@@ -14,6 +14,7 @@ PostgreSQL has no such wait: nothing changes there.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -90,3 +91,15 @@ def sqlite_bounded(write: Callable[[], T]) -> T:
     finally:
         with connection.cursor() as cursor:
             cursor.execute(f"PRAGMA busy_timeout = {before}")
+
+
+def bounded_on_sqlite(write: Callable[..., T]) -> Callable[..., T]:
+    """``sqlite_bounded`` as a decorator, outside the function's own ``transaction.atomic``:
+    an edit, delete or restore of a deal during a large import's write on SQLite waits as
+    briefly as a new deal, then ``DatabaseBusy`` (503 "save again"), nothing written."""
+
+    @functools.wraps(write)
+    def bounded(*args, **kwargs) -> T:
+        return sqlite_bounded(lambda: write(*args, **kwargs))
+
+    return bounded

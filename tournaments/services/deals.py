@@ -14,7 +14,7 @@ from ..models import Deal, Game, GameSession, ScoreLine
 from ..selectors.rulesets import session_rules
 from . import bulk
 from .aggregates import aggregates_apply, spec_of
-from .busy import sqlite_bounded
+from .busy import bounded_on_sqlite, sqlite_bounded
 from .errors import fail
 from .players import players_by_ids
 from .ratings import ratings_deal_changed
@@ -223,6 +223,7 @@ def _summary(deal: Deal) -> str:
     return " / ".join(render_explanation(deal.outcome.get("explanation", []), names))
 
 
+@bounded_on_sqlite
 @transaction.atomic
 def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> Deal:
     """Re-score a deal with corrected input. ``version`` is the one the editor started from: if
@@ -258,6 +259,7 @@ def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> De
     return deal
 
 
+@bounded_on_sqlite
 @transaction.atomic
 def deal_delete(*, deal: Deal, user=None) -> Deal:
     """Take a deal out of every total. It stays in the history and can be restored."""
@@ -276,6 +278,7 @@ def deal_delete(*, deal: Deal, user=None) -> Deal:
     return deal
 
 
+@bounded_on_sqlite
 @transaction.atomic
 def deal_restore(*, deal: Deal, user=None) -> Deal:
     deal = (
