@@ -120,7 +120,7 @@ def test_a_failed_replay_leaves_the_current_generation_and_removes_its_own_rows(
     before = _snapshot(club)
     state = RatingState.objects.get(club=club, game="napoleon")
     written = []
-    original_insert = ratings._insert_history
+    original_insert = ratings._insert_history_alone
 
     def insert(history, generation):
         original_insert(history, generation)
@@ -129,7 +129,7 @@ def test_a_failed_replay_leaves_the_current_generation_and_removes_its_own_rows(
     def store(*args, **kwargs):
         raise RuntimeError("the switch failed")
 
-    monkeypatch.setattr(ratings, "_insert_history", insert)
+    monkeypatch.setattr(ratings, "_insert_history_alone", insert)
     monkeypatch.setattr(ratings, "_store", store)
     with pytest.raises(RuntimeError, match="the switch failed"):
         ratings.ratings_replay(club_id=club.pk, game="napoleon")

@@ -145,6 +145,7 @@ class Table:
         self.tail = tuple(tail)
         self.convert = [(i, c) for i, f in enumerate(given) if (c := _converter(f, conn))]
         self.rows: list[tuple] = []
+        self.staged: str | None = None  # SQLite: the TEMP table holding the rows (``stage``)
 
     def add(self, *values) -> None:
         if self.convert:
@@ -174,13 +175,88 @@ class Table:
         marks = ", ".join(["%s"] * len(self.fields))
         return f"INSERT INTO {quote(self.model._meta.db_table)} ({names}) VALUES ({marks})"
 
+    def stage(self) -> None:
+        """SQLite, before the write transaction: copy the rows into a temporary table now
+        (``stage``), so that ``insert`` moves them with one ``INSERT … SELECT``."""
+        self.staged = stage(self.model, [f.column for f in self.fields], self.rows)
+        if self.staged is not None:
+            self.rows = []  # in the temporary table now
+
+    def unstage(self) -> None:
+        if self.staged is not None:
+            drop_staged(self.staged)
+            self.staged = None
+
     def insert(self) -> None:
-        """Write the rows (inside the caller's transaction): COPY on PostgreSQL, one
-        ``executemany`` elsewhere."""
+        """Write the rows (inside the caller's transaction): COPY on PostgreSQL; on SQLite one
+        ``INSERT … SELECT`` from the staged rows, or one ``executemany``."""
+        columns = [f.column for f in self.fields]
+        if self.staged is not None:  # the staged copy is dropped after COMMIT (``unstage``)
+            insert_staged(self.model, columns, self.staged)
+            return
         quote = connection.ops.quote_name
-        names = ", ".join(quote(f.column) for f in self.fields)
+        names = ", ".join(quote(c) for c in columns)
         copy_sql = f"COPY {quote(self.model._meta.db_table)} ({names}) FROM STDIN"
         _executemany(self.sql(), self.rows, copy_sql=copy_sql)
+
+
+# --- SQLite: rows staged before the write transaction -------------------------------------------
+#
+# SQLite has one writer, and a deal saved during a large write waits for it (services/busy.py).
+# Inserting 485,280 score lines with ``executemany`` inside the write transaction held the
+# writer for 5.5 s; copying them first into a temporary table — outside the transaction: a
+# connection's TEMP tables are a database of their own, so writing them takes no lock on the
+# club's database — and then moving them with one ``INSERT … SELECT`` inside it holds the writer
+# for about a third of that (docs/performance.md). PostgreSQL's COPY needs no such step.
+
+
+def stage(model: type[models.Model], columns: Sequence[str], rows: Sequence[tuple]) -> str | None:
+    """Copy ``rows`` (``columns`` of ``model``) into a new TEMP table; its name, or None where
+    rows are not staged (PostgreSQL, no rows, or inside a transaction already, where the rows
+    are inserted as they are)."""
+    if connection.vendor != "sqlite" or not rows or connection.in_atomic_block:
+        return None
+    quote = connection.ops.quote_name
+    name = f"efuda_stage_{model._meta.db_table}"
+    names = ", ".join(quote(c) for c in columns)
+    marks = ", ".join(["?"] * len(columns))
+    connection.ensure_connection()
+    raw = connection.connection  # the sqlite3 connection, in autocommit mode here
+    drop_staged(name)
+    # Same column affinities as the real table, no constraints or indexes.
+    raw.execute(
+        f"CREATE TEMP TABLE {quote(name)} AS "  # noqa: S608 - our own names
+        f"SELECT {names} FROM main.{quote(model._meta.db_table)} WHERE 0"
+    )
+    raw.execute("BEGIN DEFERRED")  # writes only the TEMP database: no lock on the main one
+    try:
+        raw.executemany(f"INSERT INTO temp.{quote(name)} VALUES ({marks})", rows)  # noqa: S608
+    except BaseException:
+        raw.execute("ROLLBACK")
+        drop_staged(name)
+        raise
+    raw.execute("COMMIT")
+    return name
+
+
+def insert_staged(model: type[models.Model], columns: Sequence[str], name: str) -> None:
+    """Inside the write transaction: copy the staged rows into ``model``'s table. The caller
+    drops the staged table afterwards, committed or not (``drop_staged``)."""
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(c) for c in columns)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO main.{quote(model._meta.db_table)} ({names}) "  # noqa: S608
+            f"SELECT {names} FROM temp.{quote(name)}"
+        )
+
+
+def drop_staged(name: str) -> None:
+    """Drop a staged table if it is there (after a failure, or before staging again)."""
+    if connection.vendor == "sqlite" and connection.connection is not None:
+        connection.connection.execute(
+            f"DROP TABLE IF EXISTS temp.{connection.ops.quote_name(name)}"
+        )
 
 
 def _executemany(sql: str, rows: Sequence[tuple], *, copy_sql: str | None = None) -> None:

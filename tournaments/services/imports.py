@@ -767,8 +767,15 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
         raise ImportFailed(found.problems)
     progress("writing", total, total)
     plan = _prepare(club, game, scored, resolved, names, ids, user)
-    with bulk_write():  # SQLite: a deal saved meanwhile waits only briefly (services/busy.py)
-        _write(club, game, plan)
+    tables = (plan.players, plan.deals, plan.lines, plan.history)
+    try:
+        for table in tables:  # SQLite: copied aside first, holding no lock (services/bulk.py)
+            table.stage()
+        with bulk_write():  # SQLite: a deal saved meanwhile waits only briefly (busy.py)
+            _write(club, game, plan)
+    finally:
+        for table in tables:  # after a failure: the staged copies go too
+            table.unstage()
     # Ratings are derived from the whole history: replayed once, after the import committed,
     # in a transaction of their own (a failure leaves them to the next replay, never the deals).
     progress("ratings", total, total)

@@ -25,6 +25,7 @@ from ratings.engine import Rater, conservative, params_for
 
 from ..models import Deal, Rating, RatingHistory, RatingState, ScoreLine
 from ..selectors.ratings import rating_events, rating_lines_after
+from . import bulk
 from .busy import bulk_write
 from .cache import club_version_bump
 
@@ -188,8 +189,7 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
         try:
             # Own transaction(s), no club or state lock: readers ignore this generation.
             # SQLite: the insert still takes the one writer, so deals wait briefly (busy.py).
-            with bulk_write(), transaction.atomic():
-                _insert_history(computed.history, generation)
+            _insert_history_alone(computed.history, generation)
             written = len(computed.history)
             stored = None
             with bulk_write(), transaction.atomic():
@@ -328,6 +328,22 @@ def _catch_up(computed: _Computed, club_id: int, game: str) -> bool:
 _HISTORY_COLUMNS = [
     "club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma", "generation"
 ]  # fmt: skip
+
+
+def _insert_history_alone(history: list[tuple], generation: int) -> None:
+    """A new generation's rows, in a transaction of their own. SQLite: copied aside first,
+    then moved in one statement (``bulk.stage``), so the one writer is held for a moment."""
+    rows = [(*row, generation) for row in history]
+    staged = bulk.stage(RatingHistory, _HISTORY_COLUMNS, rows)
+    try:
+        with bulk_write(), transaction.atomic():
+            if staged is None:
+                _insert_history(history, generation)
+            else:
+                bulk.insert_staged(RatingHistory, _HISTORY_COLUMNS, staged)
+    finally:
+        if staged is not None:
+            bulk.drop_staged(staged)
 
 
 def _insert_history(history: list[tuple], generation: int) -> None:
