@@ -274,3 +274,30 @@ def test_expired_login_keeps_the_deal_until_logged_in_again(keeper, table):
     assert keeper.page.url.endswith(entry_path(table))  # back at the table, with a new token
     wait_outbox(keeper, 0)
     assert arrived(keeper, table.nap, 2)[1:] == [expected]
+
+
+def test_the_import_progress_says_when_the_connection_is_lost_and_resumes(live_server, phone):
+    from tournaments.models import ImportJob
+
+    club = factories.ClubFactory(slug="imp", name="取込会")
+    owner = factories.UserFactory(username="owner-imp")
+    factories.MembershipFactory(club=club, user=owner, role="owner")
+    job = ImportJob.objects.create(club=club, data=b"x", lines=30000, filename="十年分.csv",
+                                   status="running", done=12000, total=30000)  # fmt: skip
+    url = reverse("manage_import_job", args=[club.slug, job.pk])
+    page = phone
+    page.goto(f"{live_server.url}/accounts/login/?next={url}")
+    page.fill("input[name=login]", "owner-imp")
+    page.fill("input[name=password]", "pass-word-123")
+    page.click("button[type=submit].primary")
+    page.wait_for_url(f"**{url}")
+    note = page.locator("#import-job [data-import-offline]")
+    assert page.locator("#import-progress").get_attribute("value") == "40"
+    assert note.is_hidden()
+    page.context.set_offline(True)
+    note.wait_for(state="visible", timeout=5000)  # the next poll failed: said, in Japanese
+    assert "接続" in note.inner_text()
+    ImportJob.objects.filter(pk=job.pk).update(done=27000)  # the worker goes on meanwhile
+    page.context.set_offline(False)
+    until(page, "() => document.querySelector('#import-progress').value === 90", timeout=5000)
+    assert note.is_hidden()  # the poll that got through replaced the section
