@@ -9,7 +9,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
 
-from .services.busy import DatabaseBusy, is_locked
+from .services.busy import DatabaseBusy, bulk_write_running, is_locked
 
 RETRY_AFTER = 5  # seconds
 
@@ -24,11 +24,17 @@ class DatabaseBusyMiddleware:
     def process_exception(self, request, exception):
         if not (isinstance(exception, DatabaseBusy) or is_locked(exception)):
             return None
-        message = gettext(
-            "Not recorded yet: the database is busy writing a large import. Nothing was "
-            "saved; save again in a moment (a phone keeps the deal and sends it again by "
-            "itself)."
-        )
+        if isinstance(exception, DatabaseBusy) or bulk_write_running():
+            message = gettext(
+                "Not recorded yet: the database is busy writing a large import. Nothing was "
+                "saved; save again in a moment (a phone keeps the deal and sends it again by "
+                "itself)."
+            )
+        else:  # other writes held SQLite's one writer past its busy timeout
+            message = gettext(
+                "Not recorded yet: the database is busy with other saves. Nothing was saved; "
+                "save again in a moment (a phone keeps the deal and sends it again by itself)."
+            )
         wants_json = "json" in request.headers.get("Accept", "") or request.headers.get(
             "X-Efuda-Outbox"
         )
