@@ -6,35 +6,19 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import PlayerFactory
+from tests.views.helpers import napoleon_post
 from tournaments.models import Deal, Player, ScoreLine
 from tournaments.services.deals import deal_record, deal_update
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def keeper(client, users):
-    client.force_login(users["scorekeeper"])
-    return client
-
-
 def post_data(players, **changes):
-    seats = [p.id for p in players[:5]]
-    data = {
-        "seats": seats,
-        "napoleon": seats[0],
-        "bid": 13,
-        "trump": "S",
-        "called_suit": "S",
-        "called_rank": "A",
-        "adjutant": seats[1],
-        "honours": 14,
-        "discarded": 0,
-        "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b0001",
-        "action": "preview",
-    }
-    data.update(changes)
-    return data
+    # One client id for every form of a test unless it says otherwise: a repeat is the same deal.
+    return napoleon_post(
+        players, **{"action": "preview", "client_id": "8a1c6d1e-6a57-4a57-9a38-5f0f2a1b0001",
+                    **changes}
+    )  # fmt: skip
 
 
 def new_url(session):

@@ -9,35 +9,15 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
+from tests.views.helpers import napoleon_post
 from tournaments.models import Deal, ScoreLine
 from tournaments.services.deals import deal_record
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def keeper(client, users):
-    client.force_login(users["scorekeeper"])
-    return client
-
-
 def deal_post(players, **changes):
-    seats = [p.id for p in players[:5]]
-    data = {
-        "seats": seats,
-        "napoleon": seats[0],
-        "bid": 13,
-        "trump": "S",
-        "called_suit": "S",
-        "called_rank": "A",
-        "adjutant": seats[1],
-        "honours": 14,
-        "discarded": 0,
-        "client_id": str(uuid.uuid4()),
-        "action": "save",
-    }
-    data.update(changes)
-    return {k: v for k, v in data.items() if v is not None}
+    return napoleon_post(players, **changes)
 
 
 def new_url(session):

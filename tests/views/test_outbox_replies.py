@@ -8,34 +8,14 @@ from django.test import Client
 from django.urls import reverse
 
 from tests import factories
+from tests.views.helpers import napoleon_post
 from tournaments.models import Deal
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def keeper(client, users):
-    client.force_login(users["scorekeeper"])
-    return client
-
-
 def deal_post(players, client_id, **changes):
-    seats = [p.id for p in players[:5]]
-    data = {
-        "seats": seats,
-        "napoleon": seats[0],
-        "bid": 13,
-        "trump": "S",
-        "called_suit": "S",
-        "called_rank": "A",
-        "adjutant": seats[1],
-        "honours": 14,
-        "discarded": 0,
-        "client_id": str(client_id),
-        "action": "save",
-    }
-    data.update(changes)
-    return data
+    return napoleon_post(players, client_id=client_id, **changes)
 
 
 def send(client, url, data, kind="queued"):
