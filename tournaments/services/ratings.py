@@ -333,8 +333,11 @@ _HISTORY_COLUMNS = [
 def _insert_history_alone(history: list[tuple], generation: int) -> None:
     """A new generation's rows, in a transaction of their own. SQLite: copied aside first,
     then moved in one statement (``bulk.stage``), so the one writer is held for a moment."""
-    rows = [(*row, generation) for row in history]
-    staged = bulk.stage(RatingHistory, _HISTORY_COLUMNS, rows)
+    staged = None
+    if connection.vendor == "sqlite":  # PostgreSQL copies them in with COPY as they are
+        rows = [(*row, generation) for row in history]
+        staged = bulk.stage(RatingHistory, _HISTORY_COLUMNS, rows)
+        del rows
     try:
         with bulk_write(), transaction.atomic():
             if staged is None:
