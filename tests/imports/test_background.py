@@ -148,9 +148,17 @@ def test_a_running_job_with_a_recent_heartbeat_keeps_running(client, club, users
     settings.IMPORT_STALE_MINUTES = 5
     client.force_login(users["owner"])
     job = _running_job(club, users["owner"], _many_lines(60), minutes_ago=4)
-    page = client.get(reverse("manage_import_job", args=[club.slug, job.pk])).content.decode()
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as polled:
+        page = client.get(reverse("manage_import_job", args=[club.slug, job.pk]),
+                          headers={"HX-Request": "true"}).content.decode()  # fmt: skip
     job.refresh_from_db()
     assert job.status == "running" and "hx-trigger" in page
+    # The poll (every second) writes nothing: on SQLite a write would wait for the import's.
+    writes = [q["sql"] for q in polled.captured_queries if not q["sql"].startswith("SELECT")]
+    assert not [w for w in writes if "importjob" in w.lower()], writes
     # A failed import (its file is emptied) is not offered again either.
     assert not ImportJob(status="failed", stage="writing").restartable
 

@@ -144,10 +144,15 @@ def import_job_expire(*, job: ImportJob) -> ImportJob:
     """A running job whose worker stopped — no heartbeat for ``IMPORT_STALE_MINUTES`` — is
     marked failed, keeping its file so that the owner can start it again. Nothing of it was
     imported: the import writes in one transaction, which a dead process never committed."""
-    if job.status != ImportJob.Status.RUNNING:
-        return job
     minutes = settings.IMPORT_STALE_MINUTES
     cutoff = timezone.now() - datetime.timedelta(minutes=minutes)
+    # The progress page calls this on every poll (each second): a job with a recent heartbeat
+    # costs no query at all — on SQLite even an UPDATE that matches nothing would wait for the
+    # import's own write.
+    if job.status != ImportJob.Status.RUNNING or (
+        job.heartbeat_at is not None and job.heartbeat_at >= cutoff
+    ):
+        return job
     with translation.override(job.language):
         message = gettext(
             "The import stopped: the task worker gave no sign of life for %(minutes)s "
