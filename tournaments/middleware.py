@@ -1,7 +1,8 @@
 """A database busy with another writer answers 503 "try again", never a 500.
 
-On SQLite a deal saved while a large import writes is refused after a short wait
-(``services.busy``); any other write that ran out of SQLite's busy timeout gets the same answer.
+On SQLite every request runs inside ``services.busy.bounded_wait``: while a large import writes,
+a request that writes (a deal, an edit, anything) waits for the writer only briefly, then gets
+this answer; any other write that ran out of SQLite's busy timeout gets it too.
 The phone's outbox treats a 503 as "not sent yet": it keeps the deal and sends it again.
 """
 
@@ -9,7 +10,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
 
-from .services.busy import DatabaseBusy, bulk_write_running, is_locked
+from .services.busy import DatabaseBusy, bounded_wait, bulk_write_running, is_locked
 
 RETRY_AFTER = 5  # seconds
 
@@ -19,12 +20,13 @@ class DatabaseBusyMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        return self.get_response(request)
+        with bounded_wait():  # SQLite, during a large import's write: a short wait for writes
+            return self.get_response(request)
 
     def process_exception(self, request, exception):
         if not (isinstance(exception, DatabaseBusy) or is_locked(exception)):
             return None
-        if isinstance(exception, DatabaseBusy) or bulk_write_running():
+        if bulk_write_running():
             message = gettext(
                 "Not recorded yet: the database is busy writing a large import. Nothing was "
                 "saved; save again in a moment (a phone keeps the deal and sends it again by "

@@ -15,13 +15,16 @@ def middleware():
 
 
 @pytest.mark.parametrize(
-    ("exception", "reason"),
+    ("exception", "importing", "reason"),
     [
-        (DatabaseBusy(), "busy writing a large import"),
-        (OperationalError("database is locked"), "busy with other saves"),
+        (DatabaseBusy(), True, "busy writing a large import"),
+        (OperationalError("database is locked"), True, "busy writing a large import"),
+        (OperationalError("database is locked"), False, "busy with other saves"),
     ],
 )
-def test_busy_answers_503_naming_the_reason(middleware, exception, reason):
+def test_busy_answers_503_naming_the_reason(middleware, monkeypatch, exception, importing,
+                                            reason):  # fmt: skip
+    monkeypatch.setattr("tournaments.middleware.bulk_write_running", lambda: importing)
     request = RequestFactory().post("/c/x/sessions/1/deals/new/", HTTP_ACCEPT="application/json")
     with translation.override("en"):
         response = middleware.process_exception(request, exception)

@@ -181,7 +181,7 @@ def _sqlite_only():
 def test_on_sqlite_a_deal_waits_briefly_for_an_import_write_then_is_refused_to_resend(
     settings, client, english
 ):
-    from tournaments.services.busy import DatabaseBusy
+    from tournaments.services.busy import DatabaseBusy, bounded_wait
 
     settings.SQLITE_DEAL_WAIT_SECONDS = 0.5
     owner = factories.UserFactory(username="keeper-busy")
@@ -191,7 +191,7 @@ def test_on_sqlite_a_deal_waits_briefly_for_an_import_write_then_is_refused_to_r
     client.force_login(owner)
     with _WriterHeld(club):
         started = time.perf_counter()
-        with pytest.raises(DatabaseBusy):
+        with pytest.raises(DatabaseBusy), bounded_wait():  # as a web request runs
             deal_record(session=nap, data=napoleon_data(ids, n=5))
         assert time.perf_counter() - started < 2.0
         # Through the entry page as the phone's outbox sends it: 503 "try again", never 500.
@@ -226,7 +226,7 @@ def test_on_sqlite_a_tournament_table_deal_waits_as_briefly_as_a_club_deal(setti
     import datetime
 
     from tournaments.services import events as svc
-    from tournaments.services.busy import DatabaseBusy
+    from tournaments.services.busy import DatabaseBusy, bounded_wait
 
     settings.SQLITE_DEAL_WAIT_SECONDS = 0.5
     club, _players, _nap, _dai = build_club(deals=0)
@@ -238,7 +238,7 @@ def test_on_sqlite_a_tournament_table_deal_waits_as_briefly_as_a_club_deal(setti
     table = svc.round_start(rnd=svc.round_draw(tournament=t)).tables.get()
     with _WriterHeld(club):
         started = time.perf_counter()
-        with pytest.raises(DatabaseBusy):
+        with pytest.raises(DatabaseBusy), bounded_wait():  # nested transactions inside
             svc.table_deal_record(table=table, data=napoleon_data(list(table.seats), n=1),
                                   staff=True)  # fmt: skip
         assert time.perf_counter() - started < 2.0
@@ -247,7 +247,7 @@ def test_on_sqlite_a_tournament_table_deal_waits_as_briefly_as_a_club_deal(setti
 
 @pytest.mark.usefixtures("_sqlite_only")
 def test_on_sqlite_an_edit_delete_or_restore_waits_as_briefly_as_a_new_deal(settings, client):
-    from tournaments.services.busy import DatabaseBusy
+    from tournaments.services.busy import DatabaseBusy, bounded_wait
     from tournaments.services.deals import deal_delete, deal_restore, deal_update
 
     settings.SQLITE_DEAL_WAIT_SECONDS = 0.5
@@ -267,7 +267,7 @@ def test_on_sqlite_an_edit_delete_or_restore_waits_as_briefly_as_a_new_deal(sett
     with _WriterHeld(club):
         for name, write in writes.items():
             started = time.perf_counter()
-            with pytest.raises(DatabaseBusy):
+            with pytest.raises(DatabaseBusy), bounded_wait():
                 write()
             assert time.perf_counter() - started < 2.0, name
         # Through the page: 503 "save again", not a 500 after the whole busy timeout.

@@ -14,16 +14,12 @@ PostgreSQL has no such wait: nothing changes there.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
 
 from django.conf import settings
 from django.db import OperationalError, connection
-
-T = TypeVar("T")
 
 
 class DatabaseBusy(Exception):  # noqa: N818 - an outcome, as the docs name it
@@ -71,19 +67,25 @@ def bulk_write_running() -> bool:
     return True
 
 
-def sqlite_bounded(write: Callable[[], T]) -> T:
-    """Run ``write`` (which opens its own transaction). On SQLite, while a large import writes,
-    wait at most ``SQLITE_DEAL_WAIT_SECONDS`` for the writer, then raise ``DatabaseBusy``;
-    otherwise (other deals hold the writer for a moment) wait as usual."""
-    if connection.vendor != "sqlite" or connection.in_atomic_block or not bulk_write_running():
-        return write()
+@contextlib.contextmanager
+def bounded_wait() -> Iterator[None]:
+    """Writes inside wait for SQLite's writer at most ``SQLITE_DEAL_WAIT_SECONDS`` while a large
+    import writes (its mark is there), then raise ``DatabaseBusy``; otherwise they wait as usual
+    (other scorekeepers hold the writer for a moment only). Every web request runs inside it
+    (``middleware.DatabaseBusyMiddleware``), so whatever it writes — a deal, an edit, a session,
+    a tournament table's deal — is bounded alike. The busy timeout is a setting of the
+    connection, not of a transaction: it holds in nested transactions too. PostgreSQL: nothing
+    changes."""
+    if connection.vendor != "sqlite" or not bulk_write_running():
+        yield
+        return
     connection.ensure_connection()
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA busy_timeout")
         before = int(cursor.fetchone()[0])
         cursor.execute(f"PRAGMA busy_timeout = {int(settings.SQLITE_DEAL_WAIT_SECONDS * 1000)}")
     try:
-        return write()
+        yield
     except OperationalError as error:
         if is_locked(error):
             raise DatabaseBusy from error
@@ -91,15 +93,3 @@ def sqlite_bounded(write: Callable[[], T]) -> T:
     finally:
         with connection.cursor() as cursor:
             cursor.execute(f"PRAGMA busy_timeout = {before}")
-
-
-def bounded_on_sqlite(write: Callable[..., T]) -> Callable[..., T]:
-    """``sqlite_bounded`` as a decorator, outside the function's own ``transaction.atomic``:
-    an edit, delete or restore of a deal during a large import's write on SQLite waits as
-    briefly as a new deal, then ``DatabaseBusy`` (503 "save again"), nothing written."""
-
-    @functools.wraps(write)
-    def bounded(*args, **kwargs) -> T:
-        return sqlite_bounded(lambda: write(*args, **kwargs))
-
-    return bounded

@@ -14,7 +14,6 @@ from ..models import Deal, Game, GameSession, ScoreLine
 from ..selectors.rulesets import session_rules
 from . import bulk
 from .aggregates import aggregates_apply, spec_of
-from .busy import bounded_on_sqlite, sqlite_bounded
 from .errors import fail
 from .players import players_by_ids
 from .ratings import ratings_deal_changed
@@ -159,17 +158,14 @@ def deal_record(*, session: GameSession, data: dict, user=None, client_id=None) 
     ``client_id`` is the id the phone gave the deal when its form was shown. A repeat (a double
     tap, a reply lost after the deal was stored, the phone's outbox sending again) returns the
     deal already recorded, marked ``already_recorded``, instead of recording it twice, also
-    when both arrive at once; an id already used in another session is refused. On SQLite,
-    while a large import holds the one writer for more than ``SQLITE_DEAL_WAIT_SECONDS``,
-    ``busy.DatabaseBusy`` is raised and nothing is written."""
+    when both arrive at once; an id already used in another session is refused. (On SQLite a
+    web request waits for a large import's write only briefly: ``busy.bounded_wait``.)"""
     client_id = client_id_parse(client_id)
     existing = deal_recorded(session=session, client_id=client_id)
     if existing is not None:
         return existing
     try:
-        deal = sqlite_bounded(  # SQLite: a bounded wait for a large import's write
-            lambda: _deal_record(session=session, data=data, user=user, client_id=client_id)
-        )
+        deal = _deal_record(session=session, data=data, user=user, client_id=client_id)
     except IntegrityError:
         # The same id committed by another request between our check and our insert.
         existing = deal_recorded(session=session, client_id=client_id)
@@ -223,7 +219,6 @@ def _summary(deal: Deal) -> str:
     return " / ".join(render_explanation(deal.outcome.get("explanation", []), names))
 
 
-@bounded_on_sqlite
 @transaction.atomic
 def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> Deal:
     """Re-score a deal with corrected input. ``version`` is the one the editor started from: if
@@ -259,7 +254,6 @@ def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> De
     return deal
 
 
-@bounded_on_sqlite
 @transaction.atomic
 def deal_delete(*, deal: Deal, user=None) -> Deal:
     """Take a deal out of every total. It stays in the history and can be restored."""
@@ -278,7 +272,6 @@ def deal_delete(*, deal: Deal, user=None) -> Deal:
     return deal
 
 
-@bounded_on_sqlite
 @transaction.atomic
 def deal_restore(*, deal: Deal, user=None) -> Deal:
     deal = (

@@ -47,7 +47,7 @@ from tournaments.models import (
     StandingAggregate,
 )  # fmt: skip
 from tournaments.selectors.rulesets import session_rules
-from tournaments.services.busy import DatabaseBusy
+from tournaments.services.busy import DatabaseBusy, bounded_wait
 from tournaments.services.clubs import club_create, membership_set
 from tournaments.services.deals import deal_record
 from tournaments.services.players import player_get_or_create
@@ -708,7 +708,8 @@ class ImportBench:
                         "discarded": 0, "last_trick": None, "redeal": False}  # fmt: skip
                 t0 = time.perf_counter()
                 try:
-                    deal_record(session=session, data=deal, user=user)
+                    with bounded_wait():  # as every web request runs (middleware)
+                        deal_record(session=session, data=deal, user=user)
                 except DatabaseBusy:  # SQLite: the import holds the writer; sent again later
                     busy += 1
                 except OperationalError:  # SQLite's busy timeout ran out: "database is locked"

@@ -12,7 +12,6 @@ from ...models import (
     TournamentEntry,
     TournamentTable,
 )
-from ..busy import sqlite_bounded
 from ..deals import deal_record, deal_recorded
 from .common import _fail, _user
 
@@ -44,16 +43,7 @@ def table_deal_record(
     The deal is an ordinary session deal; its ``DealConfirmation`` says whether it counts in
     the official standings yet (staff entries, and all entries when the tournament does not ask
     for confirmation, count at once). A repeated ``client_id`` returns the deal already recorded
-    (marked ``already_recorded``), even once the round has finished. On SQLite it waits for a
-    large import's write as briefly as a club deal does (``busy.sqlite_bounded``)."""
-    return sqlite_bounded(
-        lambda: _table_deal_record(
-            table=table, data=data, entry=entry, user=user, staff=staff, client_id=client_id
-        )
-    )
-
-
-def _table_deal_record(*, table, data, entry, user, staff, client_id) -> Deal:
+    (marked ``already_recorded``), even once the round has finished."""
     with transaction.atomic():
         table = TournamentTable.objects.select_related("round__tournament", "session").get(
             pk=table.pk
