@@ -169,12 +169,6 @@ class Table:
         take their text, encoded once by the caller."""
         self.rows.append(values + self.tail)
 
-    def sql(self) -> str:
-        quote = connection.ops.quote_name
-        names = ", ".join(quote(f.column) for f in self.fields)
-        marks = ", ".join(["%s"] * len(self.fields))
-        return f"INSERT INTO {quote(self.model._meta.db_table)} ({names}) VALUES ({marks})"
-
     def stage(self) -> None:
         """SQLite, before the write transaction: copy the rows into a temporary table now
         (``stage``), so that ``insert`` moves them with one ``INSERT … SELECT``."""
@@ -194,10 +188,24 @@ class Table:
         if self.staged is not None:  # the staged copy is dropped after COMMIT (``unstage``)
             insert_staged(self.model, columns, self.staged)
             return
-        quote = connection.ops.quote_name
-        names = ", ".join(quote(c) for c in columns)
-        copy_sql = f"COPY {quote(self.model._meta.db_table)} ({names}) FROM STDIN"
-        _executemany(self.sql(), self.rows, copy_sql=copy_sql)
+        insert_rows(self.model, columns, self.rows)
+
+
+def insert_rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[tuple]) -> None:
+    """Insert plain tuples of ``columns`` into ``model``'s table, in the caller's transaction:
+    COPY on PostgreSQL, ``executemany`` in batches elsewhere. Values must already be database
+    parameters (no field conversion, no signals)."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    names = ", ".join(quote(c) for c in columns)
+    marks = ", ".join(["%s"] * len(columns))
+    _executemany(
+        f"INSERT INTO {table} ({names}) VALUES ({marks})",  # noqa: S608 - our own names
+        rows,
+        copy_sql=f"COPY {table} ({names}) FROM STDIN",
+    )
 
 
 # --- SQLite: rows staged before the write transaction -------------------------------------------

@@ -351,7 +351,7 @@ def _insert_history_alone(history: list[tuple], generation: int) -> None:
 
 def _insert_history(history: list[tuple], generation: int) -> None:
     for start in range(0, len(history), FLUSH_ROWS):
-        _insert(
+        bulk.insert_rows(
             RatingHistory,
             _HISTORY_COLUMNS,
             [(*row, generation) for row in history[start : start + FLUSH_ROWS]],
@@ -424,24 +424,6 @@ def ratings_history_prune(*, using: str | None = None) -> int:
             f"AND s.generation = {history}.generation)"
         )
         return cursor.rowcount
-
-
-def _insert(model, columns: list[str], rows: list[tuple]) -> None:
-    """Bulk insert plain tuples: COPY on PostgreSQL, executemany elsewhere."""
-    if not rows:
-        return
-    table = connection.ops.quote_name(model._meta.db_table)
-    names = ", ".join(connection.ops.quote_name(c) for c in columns)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            raw = cursor.cursor  # the psycopg cursor under Django's wrapper
-            with raw.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-            return
-        marks = ", ".join(["%s"] * len(columns))
-        sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
-        cursor.executemany(sql, rows)
 
 
 __all__ = [

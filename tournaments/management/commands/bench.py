@@ -47,6 +47,7 @@ from tournaments.models import (
     StandingAggregate,
 )  # fmt: skip
 from tournaments.selectors.rulesets import session_rules
+from tournaments.services.bulk import insert_rows
 from tournaments.services.busy import DatabaseBusy, bounded_wait
 from tournaments.services.clubs import club_create, membership_set
 from tournaments.services.deals import deal_record
@@ -245,14 +246,14 @@ class Builder:
                         b["solo_deals"] += int(s.solo)
                         b["solo_wins"] += int(s.solo and bool(s.won))
                 deal_id += 1
-        _insert(Deal, ["id", "session_id", "club_id", "game", "seq", "redeal", "data", "outcome",
-                       "napoleon_id", "adjutant_id", "bid", "trump", "version",
-                       "client_id", "is_deleted", "created_by_id", "updated_by_id",
-                       "created_at", "updated_at"], deal_rows)  # fmt: skip
-        _insert(ScoreLine, ["deal_id", "session_id", "club_id", "player_id", "game", "date",
-                            "month", "seat", "points", "role", "won", "bid", "trump", "solo",
-                            "plan_b", "all20", "position", "miyako_ochi", "forbidden"],
-                line_rows)  # fmt: skip
+        insert_rows(Deal, ["id", "session_id", "club_id", "game", "seq", "redeal", "data",
+                           "outcome", "napoleon_id", "adjutant_id", "bid", "trump", "version",
+                           "client_id", "is_deleted", "created_by_id", "updated_by_id",
+                           "created_at", "updated_at"], deal_rows)  # fmt: skip
+        insert_rows(ScoreLine, ["deal_id", "session_id", "club_id", "player_id", "game", "date",
+                                "month", "seat", "points", "role", "won", "bid", "trump", "solo",
+                                "plan_b", "all20", "position", "miyako_ochi", "forbidden"],
+                    line_rows)  # fmt: skip
         StandingAggregate.objects.bulk_create(
             [StandingAggregate(club=club, game=g, period=p, player_id=pid, **values)
              for (g, p, pid), values in standing.items()], batch_size=2000)  # fmt: skip
@@ -267,16 +268,6 @@ def _user(username: str):
 
     user, _created = get_user_model().objects.get_or_create(username=username)
     return user
-
-
-def _insert(model, columns: list[str], rows: list[tuple], batch: int = 20_000) -> None:
-    table = connection.ops.quote_name(model._meta.db_table)
-    names = ", ".join(connection.ops.quote_name(c) for c in columns)
-    marks = ", ".join(["%s"] * len(columns))
-    sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
-    with connection.cursor() as cursor:
-        for i in range(0, len(rows), batch):
-            cursor.executemany(sql, rows[i : i + batch])
 
 
 def _sqlite(path: Path) -> dict:
