@@ -11,6 +11,7 @@ from django.utils import translation
 
 from core.errors import EfudaError
 from rules import get_preset
+from tests.views.helpers import napoleon_post
 from tournaments.i18n import error_text, render_message
 from tournaments.services.deals import deal_record
 
@@ -160,23 +161,7 @@ def test_deal_entry_form_in_japanese(member, napoleon_session, players):
 
 def test_entry_error_beside_the_field_is_japanese(member, napoleon_session, players):
     url = reverse("deal_new", args=[napoleon_session.club.slug, napoleon_session.pk])
-    seats = [p.id for p in players[:5]]
-    html = member.post(
-        url,
-        {
-            "seats": seats,
-            "napoleon": seats[0],
-            "bid": 25,
-            "trump": "S",
-            "called_suit": "S",
-            "called_rank": "A",
-            "adjutant": seats[1],
-            "honours": 14,
-            "discarded": 0,
-            "client_id": "3f1e9a52-0c4b-4d8e-9e55-000000000001",
-            "action": "save",
-        },
-    ).content.decode()
+    html = member.post(url, napoleon_post(players, bid=25)).content.decode()
     assert "5人での立候補枚数は10〜20の整数です（25は不可）。" in html
 
 
