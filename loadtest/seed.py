@@ -29,8 +29,9 @@ def main() -> None:
     from django.utils import timezone
 
     from tournaments.models import Club, Deal, Game, Player, Role
-    from tournaments.services.clubs import club_create, membership_set
+    from tournaments.services.clubs import club_create
     from tournaments.services.deals import deal_record
+    from tournaments.services.members import membership_set
     from tournaments.services.players import player_get_or_create
     from tournaments.services.rulesets import ruleset_resolve
     from tournaments.services.sessions import session_create

@@ -78,7 +78,7 @@ def _form_instances():
     """Every form of the tournament pages, built with a real-looking tournament and club."""
     import inspect
 
-    from tournaments import forms_events
+    from tournaments.forms import events as forms_events
     from tournaments.models import Club
 
     tournament = Tournament(rounds_planned=4, standings_hidden_rounds=0)

@@ -18,8 +18,15 @@ from tournaments.fields import INT32_MAX
 pytestmark = pytest.mark.django_db
 SLOW_OK = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 
-FORM_MODULES = ("tournaments.forms", "tournaments.forms_events", "tournaments.views.manage",
-                "tournaments.views.sessions", "tournaments.views.imports")  # fmt: skip
+FORM_MODULES = (
+    "tournaments.forms.entry",
+    "tournaments.forms.clubs",
+    "tournaments.forms.events",
+    "tournaments.forms.printing",
+    "tournaments.views.manage",
+    "tournaments.views.sessions",
+    "tournaments.views.imports",
+)
 NUMERIC_FIELDS = (forms.IntegerField, forms.FloatField, forms.DecimalField)
 
 

@@ -8,8 +8,7 @@ from django.urls import reverse
 
 from core.errors import EfudaError
 from tests import factories
-from tournaments.services.club_admin import club_update
-from tournaments.services.clubs import club_create
+from tournaments.services.clubs import club_create, club_update
 from tournaments.services.events import tournament_create
 from tournaments.services.names import BIDI_CONTROLS
 from tournaments.services.players import player_get_or_create

@@ -66,7 +66,8 @@ def build_world(*, payload: str = XSS, public: bool = False) -> World:
 
     owner = factories.UserFactory(username="owner-x")
     club, players, nap, dai = build_club(deals=3, owner=owner, public=public)
-    from tournaments.services.club_admin import club_update, player_rename
+    from tournaments.services.clubs import club_update
+    from tournaments.services.players import player_rename
 
     club_update(club=club, name=payload, is_public=public)
     player_rename(player=players[5], name=("2" + payload)[:64])

@@ -1,4 +1,4 @@
-"""Clubs and memberships."""
+"""Clubs: founding, settings, discarding an empty one (memberships: members.py)."""
 
 from django.db import IntegrityError, transaction
 
@@ -35,8 +35,11 @@ def club_discard_empty(*, club: Club) -> bool:
     return True
 
 
-def membership_set(*, club: Club, user, role: str) -> Membership:
-    membership, _created = Membership.objects.update_or_create(
-        club=club, user=user, defaults={"role": role}
-    )
-    return membership
+def club_update(*, club: Club, name: str, is_public: bool) -> Club:
+    name = clean_name(name, field="name")
+    if not name:
+        raise fail("name", "club_name_empty")
+    club.name = name[:100]
+    club.is_public = bool(is_public)
+    club.save(update_fields=["name", "is_public"])
+    return club

@@ -7,6 +7,7 @@ MESSAGES = {
     "player_name_empty": N_("A player needs a name."),
     "player_name_long": N_("A player name can be at most %(max)s characters."),
     "player_name_control": N_("The name “%(name)s” contains invisible control characters."),
+    "player_name_taken": N_("The club already has a player called “%(name)s”."),
     "player_unknown": N_("%(value)s is not a player of this club."),
     "session_exists": N_("There is already a %(game)s session at table “%(table)s” on %(date)s."),
     "ruleset_unknown": N_("“%(code)s” is neither a rule set of this club nor a preset."),

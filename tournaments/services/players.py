@@ -47,3 +47,25 @@ def players_by_ids(*, club: Club, ids, field: str) -> dict[int, Player]:
         if pid not in found:
             raise fail(field, "player_unknown", value=str(pid))
     return found
+
+
+@transaction.atomic
+def player_rename(*, player: Player, name: str) -> Player:
+    text = clean_player_name(name, field="name")
+    key = normalise_name(text)
+    if Player.objects.filter(club_id=player.club_id, name_key=key).exclude(pk=player.pk).exists():
+        raise fail("name", "player_name_taken", name=text)
+    player.name = text
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        raise fail("name", "player_name_taken", name=text) from None
+    return player
+
+
+def player_set_active(*, player: Player, active: bool) -> Player:
+    """Inactive players leave the entry buttons; their history and standings stay."""
+    Player.objects.filter(pk=player.pk).update(active=active)
+    player.active = active
+    return player

@@ -18,7 +18,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from core.errors import EfudaError
 
 from ..accounts import INVITATION_SESSION_KEY
-from ..forms import ClaimForm, DisplayNameForm, InvitationForm, PlayerMergeForm, add_efuda_error
+from ..forms.clubs import ClaimForm, DisplayNameForm, InvitationForm, PlayerMergeForm
+from ..forms.entry import add_efuda_error
 from ..i18n import error_text
 from ..models import Invitation, Membership, Player, PlayerClaim, Role
 from ..permissions import club_for_request

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from core.errors import EfudaError
 
-from ..forms import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
+from ..forms.entry import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
 from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Role
 from ..permissions import club_for_request

@@ -14,28 +14,22 @@ from django.views.decorators.http import require_http_methods, require_POST
 import rules
 from core.errors import EfudaError
 
-from ..forms import (
+from ..forms.clubs import (
     ClubCreateForm,
     ClubForm,
     MemberAddForm,
     PlayerRenameForm,
     RoleForm,
     RuleSetForm,
-    add_efuda_error,
 )
+from ..forms.entry import add_efuda_error
 from ..i18n import error_text
 from ..models import ClubRuleSet, Membership, Player, Role
 from ..permissions import club_for_request
 from ..selectors.clubs import club_admin
-from ..services.club_admin import (
-    club_update,
-    member_add,
-    member_remove,
-    membership_role_change,
-    player_rename,
-    player_set_active,
-)
-from ..services.clubs import club_create
+from ..services.clubs import club_create, club_update
+from ..services.members import member_add, member_remove, membership_role_change
+from ..services.players import player_rename, player_set_active
 from ..services.rulesets import ruleset_save
 
 

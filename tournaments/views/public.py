@@ -1,15 +1,16 @@
 """Read pages anyone may see for a public club (members only otherwise; 404 for outsiders):
-club home, standings (HTML, CSV, PDF) and player pages. Thin: selectors do the reading."""
+club home, standings (the CSV and PDF files: views/reports.py) and player pages. Thin:
+selectors do the reading."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from .. import charts, exports, reports
+from .. import charts
 from ..models import Club, Game, Player, Role
 from ..permissions import can_record, club_for_request, has_role
 from ..selectors.accounts import my_player, my_summary
@@ -17,8 +18,9 @@ from ..selectors.clubs import club_home
 from ..selectors.players import player_stats
 from ..selectors.ratings import rating_curves, ratings_page
 from ..selectors.standings import Period, standings
-from ..tables_public import ratings_table, standings_table
+from ..tables.standings import ratings_table, standings_table
 from .page_cache import cached_page
+from .reports import STANDINGS_FILES, standings_file
 
 MAX_MIN_DEALS = 100_000
 
@@ -96,19 +98,8 @@ def standings_view(
         raise Http404 from None
     result = standings(club=club, game=game, period=period, min_deals=_min_deals(request))
     fmt = request.GET.get("format", "html")
-    if fmt == "csv":
-        return exports.csv_response(
-            exports.standings_rows(result),
-            exports.filename(result, "csv"),
-            bom=exports.wants_bom(request),
-        )
-    if fmt == "pdf":
-        chart = charts.standings_chart(result)
-        response = HttpResponse(
-            reports.standings_pdf(result, chart=chart), content_type="application/pdf"
-        )
-        response["Content-Disposition"] = f'inline; filename="{exports.filename(result, "pdf")}"'
-        return response
+    if fmt in STANDINGS_FILES:
+        return standings_file(request, result, fmt)
     return render(
         request,
         "tournaments/public/standings.html",

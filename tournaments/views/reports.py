@@ -1,14 +1,18 @@
-"""Printable session sheets (PDF). Same access as the session page: public club or members."""
+"""Files a club prints or takes away: session sheets, blank sheets (PDF) and standings (CSV,
+PDF). Same access as the page each comes from: a public club or its members."""
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from .. import reports
-from ..forms_printing import BlankSheetForm
+from .. import charts, exports, reports
+from ..forms.printing import BlankSheetForm
 from ..models import GameSession
 from ..permissions import club_for_request
 from ..reports.sheets import BlankSheet
+from ..selectors.standings import Standings
+
+STANDINGS_FILES = ("csv", "pdf")
 
 
 def _pdf(body: bytes, name: str) -> HttpResponse:
@@ -58,3 +62,16 @@ def club_blank_sheet_view(request, club_slug: str):
     return render(
         request, "tournaments/reports/blank_form.html", {"club": club, "form": form}, status=status
     )
+
+
+def standings_file(request, result: Standings, fmt: str) -> HttpResponse:
+    """The standings page's ``?format=csv`` / ``?format=pdf``: the same rows as the page, as a
+    file (the standings view has loaded and checked the club, the period and the rows)."""
+    if fmt == "csv":
+        return exports.csv_response(
+            exports.standings_rows(result),
+            exports.filename(result, "csv"),
+            bom=exports.wants_bom(request),
+        )
+    chart = charts.standings_chart(result)
+    return _pdf(reports.standings_pdf(result, chart=chart), exports.filename(result, "pdf"))

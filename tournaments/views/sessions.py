@@ -9,12 +9,13 @@ from django_tables2 import RequestConfig
 
 from core.errors import EfudaError
 
-from ..forms import SessionForm, add_efuda_error
+from ..forms.clubs import SessionForm
+from ..forms.entry import add_efuda_error
 from ..models import Game, GameSession, Role
 from ..permissions import can_manage, can_record, club_for_request
 from ..selectors.sessions import club_sessions, session_detail, session_rule_choices
 from ..services.sessions import session_start
-from ..tables import SessionTable, SessionTotalsTable
+from ..tables.sessions import SessionTable, SessionTotalsTable
 from .page_cache import cached_page
 
 

@@ -49,8 +49,9 @@ from tournaments.models import (
 from tournaments.selectors.rulesets import session_rules
 from tournaments.services.bulk import insert_rows
 from tournaments.services.busy import DatabaseBusy, bounded_wait
-from tournaments.services.clubs import club_create, membership_set
+from tournaments.services.clubs import club_create
 from tournaments.services.deals import deal_record
+from tournaments.services.members import membership_set
 from tournaments.services.players import player_get_or_create
 from tournaments.services.ratings import ratings_replay
 from tournaments.services.rulesets import ruleset_resolve

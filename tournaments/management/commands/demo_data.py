@@ -27,7 +27,7 @@ from scoring.cards import SUITS
 from tournaments.models import Club, Deal, Game, GameSession, Role, ScoreLine
 from tournaments.selectors.rulesets import session_rules
 from tournaments.services.claims import claim_confirm, player_claim
-from tournaments.services.clubs import club_create, membership_set
+from tournaments.services.clubs import club_create
 from tournaments.services.deals import deal_record
 from tournaments.services.events import (
     entry_add,
@@ -37,6 +37,7 @@ from tournaments.services.events import (
     tournament_create,
 )
 from tournaments.services.invitations import invitation_create
+from tournaments.services.members import membership_set
 from tournaments.services.players import player_get_or_create
 from tournaments.services.rulesets import ruleset_save
 from tournaments.services.sessions import session_create

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from ...forms_events import AdjustmentForm
+from ...forms.events import AdjustmentForm
 from ...services import events as svc
 from .common import (
     _back,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.utils.translation import gettext as _
 
-from ...forms_events import CheckInForm, DropForm, EntryForm, PinIssueForm
+from ...forms.events import CheckInForm, DropForm, EntryForm, PinIssueForm
 from ...services import events as svc
 from .common import (
     _back,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
-from ...forms_events import AdjustmentForm, EntryForm
+from ...forms.events import AdjustmentForm, EntryForm
 from ...selectors import events as sel
 from .common import (
     staff_only,

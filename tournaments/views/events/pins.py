@@ -12,8 +12,8 @@ from django.views.decorators.http import require_POST
 
 from core.errors import EfudaError
 
-from ...forms import add_efuda_error
-from ...forms_events import PinForm
+from ...forms.entry import add_efuda_error
+from ...forms.events import PinForm
 from ...models import Tournament, TournamentEntry
 from ...selectors import events as sel
 from ...services import events as svc

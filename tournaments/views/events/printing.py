@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 
-from ...forms_events import SeatingPinsForm
+from ...forms.events import SeatingPinsForm
 from ...selectors import events as sel
 from ...services import events as svc
 from .common import (

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from core.errors import EfudaError
 
-from ...forms import add_efuda_error
-from ...forms_events import TournamentForm
+from ...forms.entry import add_efuda_error
+from ...forms.events import TournamentForm
 from ...models import (
     Club,
     Role,
@@ -18,7 +18,7 @@ from ...models import (
 from ...permissions import club_for_request
 from ...selectors import events as sel
 from ...services import events as svc
-from ...tables_events import TournamentStandingsTable
+from ...tables.events import TournamentStandingsTable
 from ..page_cache import cached_page
 from .common import (
     visible,

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import EfudaError
 
-from ...forms_events import DrawForm, SwapForm, TimerForm
+from ...forms.events import DrawForm, SwapForm, TimerForm
 from ...services import events as svc
 from .common import (
     _back,

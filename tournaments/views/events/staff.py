@@ -14,8 +14,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core.errors import EfudaError
 
-from ...forms import add_efuda_error
-from ...forms_events import FreezeForm, StaffAddForm
+from ...forms.entry import add_efuda_error
+from ...forms.events import FreezeForm, StaffAddForm
 from ...i18n import error_text
 from ...selectors import events as sel
 from ...services import events as svc

@@ -12,8 +12,8 @@ from django.views.decorators.http import require_POST
 
 from core.errors import EfudaError
 
-from ...forms import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
-from ...forms_events import DisputeForm, PinForm
+from ...forms.entry import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
+from ...forms.events import DisputeForm, PinForm
 from ...models import (
     Deal,
     Game,

@@ -11,10 +11,10 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import EfudaError
 from rules import PRESETS
 
-from .fields import IntegerField
-from .i18n import error_text
-from .selectors.rulesets import club_rules_by_code
-from .selectors.sessions import session_rule_choices
+from ..fields import IntegerField
+from ..i18n import error_text
+from ..selectors.rulesets import club_rules_by_code
+from ..selectors.sessions import session_rule_choices
 
 MAX_SEATS = max(n for preset in PRESETS.values() for n in preset.players)
 MIN_SEATS = min(n for preset in PRESETS.values() for n in preset.players)

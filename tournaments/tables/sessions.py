@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import GameSession
+from ..models import GameSession
 
 
 class SessionTable(tables.Table):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .fields import IdField, IntegerField
-from .models import Club, ClubRuleSet, DrawMethod, StandingsMode
+from ..fields import IdField, IntegerField
+from ..models import Club, ClubRuleSet, DrawMethod, StandingsMode
 
 MAX_ROUNDS = 30  # as services.events.common.MAX_ROUNDS (forms do not import services)
 

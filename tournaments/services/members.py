@@ -1,19 +1,18 @@
-"""Club management by its owners: members and roles, players, club settings, new clubs."""
+"""Membership: who belongs to a club and in which role (owner, scorekeeper, member).
+
+Every change of membership goes through this module."""
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from core.i18n import N_
 
-from ..models import Club, Membership, Player, Role, normalise_name
-from .errors import fail, make_fail
-from .names import clean_name
-from .players import clean_player_name
+from ..models import Club, Membership, Role
+from .errors import make_fail
 
 MESSAGES = {
     "user_unknown": N_("There is no user called “%(username)s”."),
     "last_owner": N_("A club needs at least one owner: make someone else owner first."),
-    "player_name_taken": N_("The club already has a player called “%(name)s”."),
 }
 
 
@@ -63,33 +62,9 @@ def member_remove(*, membership: Membership) -> None:
     membership.delete()
 
 
-@transaction.atomic
-def player_rename(*, player: Player, name: str) -> Player:
-    text = clean_player_name(name, field="name")
-    key = normalise_name(text)
-    if Player.objects.filter(club_id=player.club_id, name_key=key).exclude(pk=player.pk).exists():
-        raise _fail("name", "player_name_taken", name=text)
-    player.name = text
-    try:
-        with transaction.atomic():
-            player.save()
-    except IntegrityError:
-        raise _fail("name", "player_name_taken", name=text) from None
-    return player
-
-
-def player_set_active(*, player: Player, active: bool) -> Player:
-    """Inactive players leave the entry buttons; their history and standings stay."""
-    Player.objects.filter(pk=player.pk).update(active=active)
-    player.active = active
-    return player
-
-
-def club_update(*, club: Club, name: str, is_public: bool) -> Club:
-    name = clean_name(name, field="name")
-    if not name:
-        raise fail("name", "club_name_empty")
-    club.name = name[:100]
-    club.is_public = bool(is_public)
-    club.save(update_fields=["name", "is_public"])
-    return club
+def membership_set(*, club: Club, user, role: str) -> Membership:
+    """Give ``user`` ``role`` in the club, whatever they had (demo data, benches, tests)."""
+    membership, _created = Membership.objects.update_or_create(
+        club=club, user=user, defaults={"role": role}
+    )
+    return membership

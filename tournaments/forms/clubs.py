@@ -1,0 +1,172 @@
+"""Forms of the club's own pages: sessions, the club, members, rule sets, invitations,
+"this is me" and the player merge. They only parse; the services decide."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from rules import OPTION_SPECS, PRESETS
+
+from ..fields import IntegerField
+from ..models import Role
+
+
+def today_in_club_time():
+    return timezone.localdate()
+
+
+class SessionForm(forms.Form):
+    date = forms.DateField(
+        label=_("Date"), initial=today_in_club_time,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )  # fmt: skip
+    table = forms.CharField(label=_("Table"), max_length=40, initial="A")
+    rules = forms.ChoiceField(
+        label=_("Rule set"), error_messages={"required": _("Choose the rules this table plays.")}
+    )
+
+    def __init__(self, *args, rule_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["rules"].choices = rule_choices
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_("Club name"), max_length=100)
+    is_public = forms.BooleanField(
+        label=_("Publish standings, sessions and player pages to everyone"), required=False
+    )
+
+
+class ClubCreateForm(ClubForm):
+    slug = forms.SlugField(
+        label=_("Address"), max_length=50,
+        help_text=_("Letters, digits and hyphens; the club's pages live at /c/<address>/."),
+    )  # fmt: skip
+
+
+class MemberAddForm(forms.Form):
+    username = forms.CharField(label=_("User name"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.MEMBER)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+
+class PlayerRenameForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+
+
+class RuleSetForm(forms.Form):
+    """A preset plus the options ``rules.OPTION_SPECS`` allows for it; ``ruleset_save`` checks
+    the values. Mapping options are edited as JSON."""
+
+    code = forms.SlugField(label=_("Code"), max_length=50)
+    name = forms.CharField(label=_("Name"), max_length=100, required=False)
+    preset = forms.ChoiceField(label=_("Preset"), choices=[(c, c) for c in PRESETS])
+
+    def __init__(self, *args, preset: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.preset_code = preset if preset in PRESETS else next(iter(PRESETS))
+        self.option_specs = [s for s in OPTION_SPECS if self.preset_code in s.presets]
+        for spec in self.option_specs:
+            name = f"options.{spec.key}"
+            label = _(spec.label)
+            if spec.type == "bool":
+                field = forms.ChoiceField(
+                    label=label, required=False,
+                    choices=[("", _("preset default")), ("true", _("on")), ("false", _("off"))],
+                )  # fmt: skip
+            elif spec.type == "choice":
+                field = forms.ChoiceField(
+                    label=label, required=False,
+                    choices=[("", _("preset default"))] + [(str(c), str(c)) for c in spec.choices],
+                )  # fmt: skip
+            elif spec.type == "int":
+                field = IntegerField(label=label, required=False)
+            else:
+                field = forms.CharField(
+                    label=label,
+                    required=False,
+                    widget=forms.Textarea(attrs={"rows": 3}),
+                )
+            field.help_text = _(spec.help)
+            self.fields[name] = field
+
+    def options(self) -> dict:
+        """The option values the user set, typed for ``rules.build_ruleset``."""
+        result = {}
+        for spec in self.option_specs:
+            raw = self.cleaned_data.get(f"options.{spec.key}")
+            if raw in (None, ""):
+                continue
+            if spec.type == "bool":
+                result[spec.key] = raw == "true"
+            elif spec.type == "choice":
+                typed = {str(c): c for c in spec.choices}
+                result[spec.key] = typed.get(raw, raw)
+            elif spec.type == "int":
+                result[spec.key] = raw
+            else:
+                try:
+                    result[spec.key] = json.loads(raw)
+                except ValueError:
+                    self.add_error(f"options.{spec.key}", _("Write this option as JSON."))
+        return result
+
+    @staticmethod
+    def initial_from_options(options: dict) -> dict:
+        initial = {}
+        for key, value in (options or {}).items():
+            if isinstance(value, bool):
+                initial[f"options.{key}"] = "true" if value else "false"
+            elif isinstance(value, dict):
+                initial[f"options.{key}"] = json.dumps(value, ensure_ascii=False)
+            else:
+                initial[f"options.{key}"] = str(value)
+        return initial
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[(Role.MEMBER, Role.MEMBER.label), (Role.SCOREKEEPER, Role.SCOREKEEPER.label)],
+        initial=Role.MEMBER,
+    )
+    max_uses = IntegerField(label=_("Number of people"), initial=1, min_value=1, max_value=1000)
+    days = IntegerField(label=_("Valid for (days)"), initial=7, min_value=1, max_value=3650)
+    player = forms.TypedChoiceField(
+        label=_("This invitation is for player"), required=False, coerce=int, empty_value=None
+    )
+    note = forms.CharField(label=_("Note (who it is for)"), required=False, max_length=100)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", _("(anyone)"))] + [(p.pk, p.name) for p in players]
+
+
+class ClaimForm(forms.Form):
+    player = forms.TypedChoiceField(label=_("I am"), coerce=int)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(p.pk, p.name) for p in players]
+
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(label=_("My name in this club"), required=False, max_length=200)
+
+
+class PlayerMergeForm(forms.Form):
+    keep = forms.TypedChoiceField(label=_("Keep"), coerce=int)
+    merge = forms.TypedChoiceField(label=_("Merge into it (and delete)"), coerce=int)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(p.pk, p.name) for p in players]
+        self.fields["keep"].choices = choices
+        self.fields["merge"].choices = choices
