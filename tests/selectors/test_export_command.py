@@ -40,7 +40,7 @@ def test_month_export_and_same_rows_as_download(club, client, users):
     club_with_history(club)
     rows = run("--club", club.slug, "--game", "napoleon", "--month", "2026-10")
     assert {r["player"]: int(r["points"]) for r in rows} == line_sums(
-        club, "napoleon", month="2026-10-01"
+        club, "napoleon", date__year=2026, date__month=10
     )
     client.force_login(users["member"])
     response = client.get(f"/c/{club.slug}/standings/napoleon/2026/10/?format=csv")

@@ -60,7 +60,18 @@ from .import_files import ENCODING_LABELS, MAX_BYTES, FileProblem, Source, read_
 from .names import clean_name
 from .players import clean_player_name
 from .ratings import ratings_lines_changed, ratings_replay
-from .scoring_bridge import counters, line_specs, outcome_dict, periods, score
+from .scoring_bridge import (
+    BID_COUNTERS,
+    LINE_COLUMNS,
+    bid_counters,
+    counters,
+    deal_columns,
+    line_specs,
+    line_tuple,
+    outcome_dict,
+    periods,
+    score,
+)
 
 __all__ = ["MAX_BYTES", "ImportFailed", "ImportProblem", "ImportReport", "results_import"]
 
@@ -111,7 +122,7 @@ _fail = make_fail(MESSAGES)
 
 # Scoring-core fields that have another name in the file.
 _FIELD_COLUMNS = {"seats": "players", "card": "called", "preset": "rules",
-                  "previous_daifugo": "order", "bid_log": "bid", "deal": "players"}  # fmt: skip
+                  "previous_daifugo": "order", "deal": "players"}  # fmt: skip
 
 Progress = Callable[[str, int, int], None]
 
@@ -515,17 +526,6 @@ def _score_dry(game: str, resolved: dict, ids: dict[str, int], found: _Collector
 # --- writing ------------------------------------------------------------------------------------
 
 
-def _denormalised(game: str, data: dict) -> dict:
-    """The deal's list columns, as ``deal_record`` fills them."""
-    if game != Game.NAPOLEON or data.get("redeal") or not data.get("napoleon"):
-        return {"napoleon_id": None, "adjutant_id": None, "bid": None, "trump": "",
-                "redeal": game == Game.NAPOLEON}  # fmt: skip
-    adjutant = data.get("adjutant")
-    return {"napoleon_id": int(data["napoleon"]),
-            "adjutant_id": None if data.get("solo") else int(adjutant),
-            "bid": data.get("bid"), "trump": data.get("trump") or "", "redeal": False}  # fmt: skip
-
-
 @dataclass
 class _Plan:
     """Everything the write transaction inserts, already converted for the database."""
@@ -547,9 +547,7 @@ class _Plan:
 _DEAL_COLUMNS = ("id", "session_id", "club_id", "game", "seq", "data", "outcome",
                  "created_by_id", "updated_by_id", "napoleon_id", "adjutant_id", "bid", "trump",
                  "redeal", "created_at", "updated_at")  # fmt: skip
-_LINE_COLUMNS = ("deal_id", "session_id", "club_id", "player_id", "game", "date", "month",
-                 "seat", "points", "role", "won", "bid", "trump", "solo", "plan_b", "all20",
-                 "position", "miyako_ochi", "forbidden")  # fmt: skip
+_LINE_COLUMNS = LINE_COLUMNS
 
 
 def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names, ids: dict,
@@ -591,12 +589,11 @@ def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names,
         plan.sessions.append((session, rules_plan))
         session_id = session.id
         day_db = plan.lines.adapt("date", day)
-        month_db = plan.lines.adapt("month", day.replace(day=1))
         # Standings: summed per player over the session (one day), then added to its periods.
         sums: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for seq, item in enumerate(deals, start=1):
             deal_id = next(deal_ids)
-            d = _denormalised(game, item.data)
+            d = deal_columns(game, item.data)
             values = (deal_id, session_id, club_id, game, seq, encode(item.data),
                       encode(item.outcome), user_id, user_id, d["napoleon_id"], d["adjutant_id"],
                       d["bid"], d["trump"], d["redeal"], now_db, now_db)  # fmt: skip
@@ -606,28 +603,21 @@ def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names,
             plan.redeals += int(d["redeal"])
             for s in item.specs:
                 plan.named.add(s.player_id)
-                lines_add((deal_id, session_id, club_id, s.player_id, game, day_db, month_db,
-                           s.seat, s.points, s.role, s.won, s.bid, s.trump, s.solo, s.plan_b,
-                           s.all20, s.position, s.miyako_ochi, s.forbidden))  # fmt: skip
+                lines_add((deal_id, session_id, club_id, game, day_db, *line_tuple(s)))
                 player_sums = sums[s.player_id]
                 for counter, value in counters(s).items():
                     player_sums[counter] += value
-                if s.role == "napoleon" and s.bid is not None:
+                bid = bid_counters(s)
+                if bid is not None:
                     b = bids[(s.player_id, s.bid, s.trump)]
-                    b["deals"] += 1
-                    b["wins"] += int(bool(s.won))
-                    b["points"] += s.points
-                    b["solo_deals"] += int(s.solo)
-                    b["solo_wins"] += int(s.solo and bool(s.won))
+                    for counter, value in bid.items():
+                        b[counter] += value
         for period in periods(day):
             for player_id, player_sums in sums.items():
                 total = standing[(period, player_id)]
                 for counter, value in player_sums.items():
                     total[counter] += value
     return plan
-
-
-_BID_COUNTERS = ("deals", "wins", "solo_deals", "solo_wins", "points")
 
 
 @transaction.atomic
@@ -694,8 +684,8 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
         ),
     )  # fmt: skip
     bulk.upsert_add(
-        BidAggregate, keys=("player", "bid", "trump"), fixed=("club",), counters=_BID_COUNTERS,
-        rows=sorted((pid, bid, trump, club.pk, *(c[n] for n in _BID_COUNTERS))
+        BidAggregate, keys=("player", "bid", "trump"), fixed=("club",), counters=BID_COUNTERS,
+        rows=sorted((pid, bid, trump, club.pk, *(c[n] for n in BID_COUNTERS))
                     for (pid, bid, trump), c in plan.bids.items()),
     )  # fmt: skip
     # The club's ratings are replayed after COMMIT; a replay computed meanwhile from the old

@@ -24,12 +24,10 @@ from ..models import (
     ScoreLine,
     StandingAggregate,
 )
-from ..selectors.rulesets import session_rules
 from .cache import club_version_bump
-from .deals import _denormalised, _remove_lines, _write_lines
+from .deals import deal_rescore
 from .errors import make_fail
 from .ratings import ratings_replay
-from .scoring_bridge import line_specs, outcome_dict, score
 
 MESSAGES = {
     "merge_same": N_("Choose two different players."),
@@ -144,22 +142,13 @@ def player_merge(*, club: Club, keep: Player, merge: Player, by=None) -> PlayerM
         .order_by("session__date", "session_id", "seq")
     )
     for deal in locked:
-        session = deal.session
-        data = _replace(deal.data or {}, old, new)
-        result = score(session.game, data, session_rules(session))
-        if not deal.is_deleted:
-            _remove_lines(deal)
-        for field, value in _denormalised(session, data).items():
-            setattr(deal, field, value)
-        deal.data = data
-        deal.outcome = outcome_dict(session.game, result)
-        deal.version += 1
-        deal.updated_by = user
-        deal._change_reason = reason
-        deal._history_user = user
-        deal.save()
-        if not deal.is_deleted:
-            _write_lines(deal, line_specs(session.game, data, result))
+        # Re-scored as an edit would be (lines, aggregates, derived columns, version,
+        # history); the ratings are replayed once below, and every later round that names the
+        # merged player is in ``deals`` itself.
+        deal_rescore(
+            deal=deal, data=_replace(deal.data or {}, old, new), user=user, reason=reason,
+            follow=False,
+        )  # fmt: skip
 
     # Every total of the merged player is now zero; anything else is a bug: stop, roll back.
     leftover = StandingAggregate.objects.filter(player=merge).exclude(points=0, deals=0)
