@@ -272,45 +272,58 @@ export function sinceOf(item) {
 }
 
 // ---- Drafts: the taps of a form not saved yet, kept across a reload --------------------------
-// One draft per person and page (so per session or table), under the id of its form; dropped
-// when that form is saved or discarded. kv: localStorage or anything with its three methods.
+// A draft belongs to one person and one page (so one session or table), under the id of its
+// form; two tabs filling two forms keep two drafts. It is dropped when its form is saved or
+// discarded, and all of a person's drafts at logout. kv: localStorage (getItem, setItem,
+// removeItem, key, length).
 
 const DRAFT = "efuda-draft|";
 
-export function draftKey(author, page) {
-  return DRAFT + author + "|" + page;
+export function draftKey(author, page, id) {
+  return DRAFT + author + "|" + page + "|" + id;
 }
 
-export function draftSave(kv, author, page, id, body, at) {
-  try {
-    kv.setItem(draftKey(author, page), JSON.stringify({ id, body, at }));
-  } catch (e) {
-    /* a full or private storage: the draft is only a convenience */
-  }
-}
-
-export function draftLoad(kv, author, page) {
-  try {
-    const draft = JSON.parse(kv.getItem(draftKey(author, page)) || "null");
-    return draft && draft.id && Array.isArray(draft.body) ? draft : null;
-  } catch (e) {
-    return null;
-  }
-}
-
-export function draftDrop(kv, author, page, id) {
-  const draft = draftLoad(kv, author, page);
-  if (draft && (id === undefined || draft.id === id)) kv.removeItem(draftKey(author, page));
-}
-
-/* Every draft of `author` (at logout). */
-export function draftsForget(kv, author) {
-  const prefix = DRAFT + author + "|";
+function keysOf(kv, prefix) {
   const keys = [];
   for (let i = 0; i < kv.length; i += 1) {
     const key = kv.key(i);
     if (key && key.indexOf(prefix) === 0) keys.push(key);
   }
+  return keys;
+}
+
+export function draftSave(kv, author, page, id, body, at) {
+  try {
+    kv.setItem(draftKey(author, page, id), JSON.stringify({ id, body, at }));
+  } catch (e) {
+    /* a full or private storage: the draft is only a convenience */
+  }
+}
+
+/* The newest draft of `author` on `page`, leaving out the ids in `skip`. */
+export function draftLoad(kv, author, page, skip) {
+  let newest = null;
+  for (const key of keysOf(kv, DRAFT + author + "|" + page + "|")) {
+    let draft = null;
+    try {
+      draft = JSON.parse(kv.getItem(key) || "null");
+    } catch (e) {
+      draft = null;
+    }
+    if (!draft || !draft.id || !Array.isArray(draft.body)) continue;
+    if (skip && skip.indexOf(draft.id) >= 0) continue;
+    if (!newest || draft.at > newest.at) newest = draft;
+  }
+  return newest;
+}
+
+export function draftDrop(kv, author, page, id) {
+  kv.removeItem(draftKey(author, page, id));
+}
+
+/* Every draft of `author` (at logout). */
+export function draftsForget(kv, author) {
+  const keys = keysOf(kv, DRAFT + author + "|");
   keys.forEach((key) => kv.removeItem(key));
   return keys.length;
 }

@@ -300,6 +300,7 @@ function start(core) {
       result = { outcome: {}, sent: 0, stop: "server" };
     }
     stopped = result.stop;
+    if (result.stop === "author") checkWho();
     if (result.stop === "server" || (result.stop === "offline" && navigator.onLine)) soon();
     else backoff = 1000;
     const waiting = (await outbox.items(author)).filter((r) => r.state === core.WAITING).length;
@@ -406,12 +407,17 @@ function start(core) {
     }, DRAFT_DELAY);
   }
 
+  /* The newest draft of this person on this page comes back into the form; drafts of forms
+     saved meanwhile are dropped. */
   async function restoreDraft(form) {
-    const draft = author ? core.draftLoad(kv, author, page) : null;
-    if (!draft || usedIds().indexOf(draft.id) >= 0 || (await outbox.items(author)).some((r) => r.id === draft.id)) {
-      if (draft) core.draftDrop(kv, author, page, draft.id);
-      return;
+    if (!author) return;
+    const kept = (await outbox.items(author)).map((r) => r.id);
+    let draft = core.draftLoad(kv, author, page);
+    while (draft && (usedIds().indexOf(draft.id) >= 0 || kept.indexOf(draft.id) >= 0)) {
+      core.draftDrop(kv, author, page, draft.id);
+      draft = core.draftLoad(kv, author, page);
     }
+    if (!draft) return;
     const values = draft.body.filter((pair) => pair[0] !== "client_id");
     if (!(await loadForm(form, values, "live"))) {
       applyValues(form, values);
@@ -592,9 +598,26 @@ function start(core) {
     flush();
   }
 
+  /* Someone else logged in on this phone since this page was served (a login that expired,
+     then another person's): the page reloads as theirs. Its entries stay for its author. */
+  async function checkWho() {
+    if (!author) return;
+    try {
+      const response = await fetch(cfg.tokenUrl, { cache: "no-store", credentials: "same-origin" });
+      const who = (await response.json()).who;
+      if (typeof who === "string" && who && who.split(" ").indexOf(author) < 0) {
+        window.location.reload();
+      }
+    } catch (e) {
+      /* offline: nobody else can have logged in from here meanwhile */
+    }
+  }
+
   window.addEventListener("online", () => flush());
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") flush();
+    if (document.visibilityState !== "visible") return;
+    checkWho();
+    flush();
   });
   setInterval(() => {
     outbox.items(author).then((records) => {
