@@ -10,8 +10,20 @@
 
 const panel = document.getElementById("logout-outbox");
 const form = document.getElementById("logout-form");
+let ready = null; // the logout page's handlers, once the outbox's module is loaded
+let chosen = false;
+
 if (panel && form && window.indexedDB) {
-  import(panel.dataset.core).then(start, () => null);
+  // Listening from the first moment: a tap before the module has loaded waits for it.
+  form.addEventListener("submit", (event) => {
+    if (chosen) return;
+    event.preventDefault();
+    (ready || Promise.reject(new Error("no outbox"))).then((page) => page.submit(), () => {
+      chosen = true;
+      form.submit();
+    });
+  });
+  ready = import(panel.dataset.core).then(start);
 }
 
 function start(core) {
@@ -25,7 +37,6 @@ function start(core) {
   });
   const count = panel.querySelector("[data-logout=count]");
   const status = panel.querySelector("[data-logout=status]");
-  let chosen = false;
 
   function text(key, n) {
     return (cfg["t" + key[0].toUpperCase() + key.slice(1)] || key).split("{n}").join(String(n));
@@ -85,16 +96,16 @@ function start(core) {
     }
   });
 
-  form.addEventListener("submit", async (event) => {
-    if (chosen) return;
-    event.preventDefault();
+  /* Log out was tapped: what waits is said first, else the logout goes. */
+  async function submit() {
     if ((await show()) > 0) {
       panel.scrollIntoView({ block: "start" });
       panel.querySelector("[data-logout-choice=send]").focus();
       return;
     }
     leave();
-  });
+  }
 
   show();
+  return { submit };
 }
