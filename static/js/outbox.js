@@ -269,6 +269,7 @@ function start(core) {
   let soonTimer = 0;
   let chain = Promise.resolve();
   let queued = false; // a background round is already waiting its turn
+  let lastSent = 0; // how many the last round that sent something sent (its status stays)
 
   function soon() {
     clearTimeout(soonTimer);
@@ -310,8 +311,9 @@ function start(core) {
       else if (result.stop === "author") say(text("author"));
       else if (result.sent && !waiting) say(text("sent", { n: result.sent }));
       else if (waiting) say(text("kept"));
-      else say("");
+      else if (status.textContent !== text("sent", { n: lastSent })) say(""); // keep "sent"
     }
+    if (result.sent) lastSent = result.sent;
     await render();
     const background = Object.keys(result.outcome).some((id) => id !== liveId &&
       result.outcome[id].kind === "sent");
