@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.scorekeeper import PASSWORD, Phone, make_table
 from tests.browser.test_offline import (
     BADGE,
@@ -195,9 +196,25 @@ def test_2_logout_keeps_the_waiting_deal_for_its_author(browser, live_server, ke
     assert not Deal.objects.filter(created_by=owner).exists()
 
 
+@pytest.fixture
+def bfcache_keeper(browser, live_server, table):
+    """The scorekeeper's phone with the back-forward cache on, as on a real phone (Playwright
+    starts Chromium with it off)."""
+    own = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+        ignore_default_args=["--disable-back-forward-cache"],
+    )  # fmt: skip
+    phone = Phone(own, live_server, table.user)
+    yield phone
+    assert not phone.errors, phone.errors
+    phone.close()
+    own.close()
+
+
 @pytest.mark.parametrize("latency", LATENCY)
-def test_3_back_after_saving_shows_the_session_as_it_is(keeper, table, latency):
+def test_3_back_after_saving_shows_the_session_as_it_is(bfcache_keeper, table, latency):
     """Session page → record a deal → Back: the session page shows the deal just recorded."""
+    keeper = bfcache_keeper
     seats = seat_ids(table)
     session = reverse("session_detail", args=[table.club.slug, table.nap.pk])
     keeper.goto(session)
