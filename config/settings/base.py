@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "tournaments.middleware.DatabaseBusyMiddleware",
+    "tournaments.middleware.WhoHeaderMiddleware",  # the service worker keeps pages per person
     "allauth.account.middleware.AccountMiddleware",
     "axes.middleware.AxesMiddleware",
 ]

@@ -35,6 +35,9 @@ def fill_napoleon(page, seats, names):
     tap(page, 'label:has(input[name=called_suit][value="S"])')
     tap(page, 'label:has(input[name=called_rank][value="A"])')
     tap(page, f'label:has(input[name=adjutant][value="{seats[1]}"])')
+    tap(
+        page, '.stepper:has(#id_discarded) button[data-step="-1"]'
+    )  # no honours among the discards: 0, tapped
     page.fill("#id_honours", "")
     with page.expect_response(lambda r: "/preview/" in r.url):
         page.locator("#id_honours").press_sequentially("14")

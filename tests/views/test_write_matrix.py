@@ -72,6 +72,8 @@ WRITE_VIEWS = {
 # POST views outside the club-role model, with who checks them and where.
 OTHER_WRITES = {
     "set_language": "Django's language switch: no data written",
+    "outbox_texts": "renders the texts it is sent (the phone's stored problems): reads and "
+    "writes nothing",
     "login": "Django auth (rate-limited by django-axes)",
     "logout": "django-allauth logout",
     # Accounts (django-allauth): the person's own account, no club involved; sign-up, reset and

@@ -22,11 +22,27 @@ from ..forms.entry import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
 from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Role
 from ..permissions import club_for_request
+from ..selectors.outbox import points_line, similar_deals, similar_summary
 from ..selectors.sessions import deal_history, preview_row, previous_players, session_detail
-from ..services.deals import deal_delete, deal_preview, deal_record, deal_restore, deal_update
+from ..services.deals import (
+    deal_delete,
+    deal_preview,
+    deal_record,
+    deal_recorded,
+    deal_restore,
+    deal_update,
+)
 from ..services.players import player_get_or_create
 from ..services.scoring_bridge import outcome_dict
-from .outbox import is_outbox, outbox_reply
+from .outbox import (
+    author_refusal,
+    is_outbox,
+    live_form_html,
+    outbox_reply,
+    similar_reply,
+    since_of,
+    user_author,
+)
 from .sessions import back_to_session, entry_url
 
 LIVE = "live"
@@ -82,6 +98,8 @@ def _handle(request, form, *, deal: Deal | None = None, live=False):
     if action == "save":
         try:
             if deal is None:
+                if similar_to(request, form, session, data, form.names):
+                    return form, None, None
                 saved = deal_record(
                     session=session,
                     data=data,
@@ -106,6 +124,29 @@ def _handle(request, form, *, deal: Deal | None = None, live=False):
             return form, None, None
     row = preview_input(session, form, data, form.names, deal=deal, live=action == LIVE)
     return form, row, None
+
+
+def similar_to(request, form, session, data: dict, names: dict) -> bool:
+    """An outbox item sent again after a refusal (``X-Efuda-Since``): when the session got a
+    deal with the same content since the item was made, keep it on ``form.similar`` (with the
+    item's own points) for the reply, and record nothing. A repeat of an id already recorded
+    is not asked about (it is answered "already recorded")."""
+    since = since_of(request) if is_outbox(request) else None
+    if since is None:
+        return False
+    client_id = form.cleaned_data.get("client_id")
+    if deal_recorded(session=session, client_id=client_id) is not None:
+        return False
+    try:
+        scored, result = deal_preview(session=session, data=data)
+    except EfudaError:
+        return False  # still wrong: refused as usual
+    found = similar_deals(session=session, data=data, since=since, client_id=client_id)
+    if not found:
+        return False
+    mine = points_line(outcome_dict(session.game, result), names)
+    form.similar = ([similar_summary(d, names) for d in found], mine)
+    return True
 
 
 def _changed_text(game: str, seq: int) -> str:
@@ -151,30 +192,42 @@ def _live_problem(form, err: EfudaError, names) -> None:
 
 def _page(request, session, form, row, *, deal=None, redirect_to=None):
     if is_outbox(request):
+        similar = getattr(form, "similar", None)
+        if similar:
+            return similar_reply(*similar)
         recorded = getattr(form, "recorded", None)
-        return outbox_reply(request, deal=recorded, form=form, next_url=redirect_to or "")
+        html = ""
+        if recorded is None:
+            context = entry_context(session, form, row, deal=deal, **_urls(session, deal))
+            html = live_form_html(request, context)
+        return outbox_reply(
+            request, deal=recorded, form=form, next_url=redirect_to or "", form_html=html
+        )
     if redirect_to:
         if request.headers.get("HX-Request"):
             response = render(request, "tournaments/entry/_redirect.html", {})
             response["HX-Redirect"] = redirect_to
             return response
         return redirect(redirect_to)
-    napoleon = session.game == Game.NAPOLEON
-    if deal is None:
-        action = reverse(
-            "deal_new" if napoleon else "round_new", args=[session.club.slug, session.pk]
-        )
-        live = reverse(
-            "deal_preview" if napoleon else "round_preview", args=[session.club.slug, session.pk]
-        )
-    else:
-        action = live = reverse("deal_edit", args=[session.club.slug, deal.pk])
-    context = entry_context(session, form, row, action_url=action, live_url=live, deal=deal)
+    context = entry_context(session, form, row, deal=deal, **_urls(session, deal))
     if request.headers.get("HX-Request"):
         return render(request, context["partial"], context)
     context["club"] = session.club
     context["detail"] = session_detail(session) if deal is None else None
+    context["author"] = user_author(request.user)
     return render(request, "tournaments/entry/entry.html", context)
+
+
+def _urls(session, deal) -> dict:
+    napoleon = session.game == Game.NAPOLEON
+    if deal is not None:
+        url = reverse("deal_edit", args=[session.club.slug, deal.pk])
+        return {"action_url": url, "live_url": url}
+    args = [session.club.slug, session.pk]
+    return {
+        "action_url": reverse("deal_new" if napoleon else "round_new", args=args),
+        "live_url": reverse("deal_preview" if napoleon else "round_preview", args=args),
+    }
 
 
 def entry_context(
@@ -198,6 +251,7 @@ def entry_context(
         "pending": form.pending,
         "refusal": form.refusal,
         "auto_last": getattr(form, "auto_last", None),
+        "as_recorded": getattr(form, "as_recorded", False),
         "deal": deal,
         "action_url": action_url,
         "live_url": live_url,
@@ -214,6 +268,9 @@ def _session(request, club_slug, pk, game) -> GameSession:
 
 def _entry(request, club_slug, pk, game):
     session = _session(request, club_slug, pk, game)
+    refusal = author_refusal(request, user_author(request.user))
+    if refusal is not None:  # an outbox item entered by someone else on this phone
+        return refusal
     form_class = _form_class(game)
     if request.method == "GET":
         initial = {form_class.player_field: previous_players(session)}
@@ -273,7 +330,11 @@ def deal_edit_view(request, club_slug, pk):
     if request.method == "GET":
         initial = form_class.initial_from_data(deal.data) | {"version": deal.version}
         form = form_class(initial=initial, session=session)
-        return _page(request, session, form, None, deal=deal)
+        # The deal's points as recorded now: what the edit starts from.
+        row = preview_row(game=session.game, data=deal.data, outcome=deal.outcome,
+                          names=form.names)  # fmt: skip
+        form.as_recorded = True
+        return _page(request, session, form, row, deal=deal)
     form, row, redirect_to = _handle(request, form_class(request.POST, session=session), deal=deal)
     return _page(request, session, form, row, deal=deal, redirect_to=redirect_to)
 

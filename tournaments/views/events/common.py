@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import EfudaError
 
+from ...authors import PIN_SESSION_KEY  # the key the phone's outbox reads too
 from ...i18n import error_text
 from ...models import (
     Tournament,
@@ -20,8 +21,6 @@ from ...models import (
     TournamentRound,
 )
 from ...selectors import events as sel
-
-PIN_SESSION_KEY = "efuda_tournament_pins"
 
 # --- access helpers ---------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from core.errors import EfudaError
@@ -22,8 +23,16 @@ from ...models import (
 )
 from ...selectors import events as sel
 from ...services import events as svc
-from ..entry import entry_context, preview_input
-from ..outbox import is_outbox, outbox_reply
+from ..entry import entry_context, preview_input, similar_to
+from ..outbox import (
+    author_refusal,
+    is_outbox,
+    live_form_html,
+    outbox_reply,
+    pin_author,
+    similar_reply,
+    user_author,
+)
 from .common import (
     _error,
     pin_entry,
@@ -56,6 +65,14 @@ def _deal_form(table, data=None, initial=None):
     return form_class(data, initial=initial, session=table.session, roster=list(table.seats))
 
 
+def table_author(request, entry, staff: bool) -> str:
+    """Who records at this table from this browser: the staff account, else the PIN holder."""
+    if staff:
+        return user_author(request.user)
+    return pin_author(entry) if entry is not None else ""
+
+
+@never_cache  # Back after a save shows the table's deals as they are now
 def table_page_view(request, tournament_id: int, table_id: int):
     """The table's page (its QR code's address). A visitor without a PIN for this tournament
     gets the PIN form for this table while its round runs."""
@@ -132,6 +149,7 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
             "label": f"R{rnd.number}-T{table.number}",
             "is_napoleon": tournament.game == Game.NAPOLEON,
             "my_entry_id": entry.pk if entry else None,
+            "author": table_author(request, entry, staff),
             "round_seconds": sel.seconds_left(rnd),
             "round_running": rnd.timer_ends_at is not None,
         }
@@ -142,6 +160,9 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
 @require_POST
 def table_record_view(request, tournament_id: int, table_id: int):
     tournament, table, entry, staff = _table_access(request, tournament_id, table_id)
+    refusal = author_refusal(request, table_author(request, entry, staff))
+    if refusal is not None:  # an outbox item entered by someone else on this phone
+        return refusal
     if table.session is None:  # the round has not started: its page says so
         return redirect("tournament_table", tournament.pk, table.pk)
     form = _deal_form(table, request.POST)
@@ -149,6 +170,8 @@ def table_record_view(request, tournament_id: int, table_id: int):
     names = {str(k): v for k, v in sel.names_of(tournament).items()}
     if form.is_valid():
         data = _table_data(tournament, table, form)
+        if similar_to(request, form, table.session, data, names):
+            return similar_reply(*form.similar)
         try:
             deal = svc.table_deal_record(
                 table=table,
@@ -175,7 +198,8 @@ def table_record_view(request, tournament_id: int, table_id: int):
                 messages.success(request, recorded)
             return redirect("tournament_table", tournament.pk, table.pk)
     if is_outbox(request):
-        return outbox_reply(request, form=form)
+        html = live_form_html(request, _entry_context(tournament, table, form, None))
+        return outbox_reply(request, form=form, form_html=html)
     return _render_table(request, tournament, table, entry, staff, form, status=400)
 
 
