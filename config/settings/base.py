@@ -159,9 +159,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # alone for REPLICA_RETRY_SECONDS while the primary answers (config/routers.py).
 REPLICA_CONNECT_TIMEOUT = int(os.environ.get("REPLICA_CONNECT_TIMEOUT", "2"))
 REPLICA_RETRY_SECONDS = float(os.environ.get("REPLICA_RETRY_SECONDS", "30"))
-if os.environ.get("DATABASE_REPLICA_URL"):
-    DATABASES["replica"] = dj_database_url.parse(os.environ["DATABASE_REPLICA_URL"])
-    DATABASES["replica"].setdefault("OPTIONS", {}).update(
+
+
+def replica_database(url: str) -> dict:
+    """The ``replica`` alias for ``DATABASE_REPLICA_URL`` (the tests build theirs here too)."""
+    database = dj_database_url.parse(url)
+    database.setdefault("OPTIONS", {}).update(
         {
             "connect_timeout": REPLICA_CONNECT_TIMEOUT,
             # a replica that stops answering mid-query is noticed by the kernel, not never
@@ -171,7 +174,12 @@ if os.environ.get("DATABASE_REPLICA_URL"):
             "keepalives_count": 2,
         }
     )
-    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    database["TEST"] = {"MIRROR": "default"}
+    return database
+
+
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = replica_database(os.environ["DATABASE_REPLICA_URL"])
 DATABASE_ROUTERS = ["config.routers.PublicPagesReplicaRouter"]  # without a replica: a no-op
 
 # The cache holds rendered read pages keyed by each club's data version (never stale, see
@@ -183,23 +191,28 @@ DATABASE_ROUTERS = ["config.routers.PublicPagesReplicaRouter"]  # without a repl
 # ``pip install -e '.[shared-cache]'``.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHE_SOCKET_TIMEOUT = float(os.environ.get("CACHE_SOCKET_TIMEOUT", "0.5"))
+
+
+def redis_cache(url: str) -> dict:
+    """The ``default`` cache for a Redis ``CACHE_URL`` (the tests build theirs here too)."""
+    return {
+        "BACKEND": "config.cache.FailOpenRedisCache",
+        "LOCATION": url,
+        "OPTIONS": {
+            "IGNORE_EXCEPTIONS": True,  # a cache that is down is a miss, never a 500
+            "SOCKET_CONNECT_TIMEOUT": CACHE_SOCKET_TIMEOUT,
+            "SOCKET_TIMEOUT": CACHE_SOCKET_TIMEOUT,
+        },
+    }
+
+
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     if importlib.util.find_spec("django_redis") is None:
         raise ImproperlyConfigured(
             "CACHE_URL names a Redis server but its client is not installed: "
             "pip install -e '.[shared-cache]' (docs/deploy.md)"
         )
-    CACHES = {
-        "default": {
-            "BACKEND": "config.cache.FailOpenRedisCache",
-            "LOCATION": CACHE_URL,
-            "OPTIONS": {
-                "IGNORE_EXCEPTIONS": True,  # a cache that is down is a miss, never a 500
-                "SOCKET_CONNECT_TIMEOUT": CACHE_SOCKET_TIMEOUT,
-                "SOCKET_TIMEOUT": CACHE_SOCKET_TIMEOUT,
-            },
-        }
-    }
+    CACHES = {"default": redis_cache(CACHE_URL)}
     # Each operation that found the cache away is logged (one line with its cause).
     DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
     DJANGO_REDIS_LOGGER = "efuda.cache"
