@@ -14,7 +14,6 @@ from tests import factories
 from tournaments.services.deals import deal_record
 
 from .helpers import build_club, napoleon_data
-from .realparts import redis_server, shared_cache  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.shared_parts, pytest.mark.django_db]
 
