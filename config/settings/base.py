@@ -1,6 +1,5 @@
 """Settings shared by every environment. The environment is read here, in one place."""
 
-import importlib.util
 import os
 from pathlib import Path
 
@@ -207,11 +206,13 @@ def redis_cache(url: str) -> dict:
 
 
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
-    if importlib.util.find_spec("django_redis") is None:
+    try:  # refused at start, not a 500 on every page
+        import django_redis  # noqa: F401
+    except ImportError:
         raise ImproperlyConfigured(
             "CACHE_URL names a Redis server but its client is not installed: "
             "pip install -e '.[shared-cache]' (docs/deploy.md)"
-        )
+        ) from None
     CACHES = {"default": redis_cache(CACHE_URL)}
     # Each operation that found the cache away is logged (one line with its cause).
     DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
