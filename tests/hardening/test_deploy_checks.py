@@ -63,3 +63,20 @@ def test_a_redis_cache_url_without_its_client_is_refused_at_start(tmp_path):
 def test_a_reachable_redis_passes(tmp_path, redis_server):
     result = _manage(*DEPLOY, **_env(tmp_path, CACHE_URL=redis_server.url))
     assert result.returncode == 0 and "no issues" in result.stdout, result.stdout + result.stderr
+
+
+def test_the_environment_file_lists_every_variable_the_settings_read():
+    import re
+    from pathlib import Path
+
+    root = Path(ROOT)
+    read = set()
+    for path in [*sorted((root / "config").rglob("*.py")), root / "deploy" / "gunicorn.conf.py"]:
+        text = path.read_text(encoding="utf-8")
+        read |= set(re.findall(r'(?:environ\.get|env_bool|env_list)\(\s*"([A-Z_]+)"', text))
+        read |= set(re.findall(r'environ\["([A-Z_]+)"\]', text))
+    read.add("DATABASE_URL")  # dj_database_url.config reads it
+    example = (root / "deploy" / "efuda.env.example").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^#? ?([A-Z_]+)=", example, re.M))
+    assert read - listed == set()
+    assert {"CACHE_URL", "DATABASE_REPLICA_URL"} <= listed
