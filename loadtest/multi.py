@@ -170,9 +170,15 @@ class Parts:
             self.redis.stop()
 
 
-def measure(parts: Parts, label: str, *, requests: int, concurrency: int, during=None) -> dict:
-    """ab on the read page of both servers at once, then on the login page of server A."""
+def measure(
+    parts: Parts, label: str, *, requests: int, concurrency: int, keeper: Stats, during=None
+) -> dict:
+    """ab on the read page of both servers at once, then on the login page of server A; and what
+    the scorekeeper saw meanwhile (its saves: count, errors, slowest)."""
     page = parts.world["pages"][1]  # the load club's standings
+    with keeper.lock:
+        seen = {kind: len(values) for kind, values in keeper.latency.items()}
+        errors_before = sum(len(v) for v in keeper.errors.values())
     results: dict[str, dict] = {}
 
     def read(name, server):
@@ -189,6 +195,9 @@ def measure(parts: Parts, label: str, *, requests: int, concurrency: int, during
     results["login"] = ab(f"http://127.0.0.1:{parts.servers[0].port}/accounts/login/",
                           requests=requests // 2, concurrency=concurrency)  # fmt: skip
     read_rps = results["read A"]["rps"] + results["read B"]["rps"]
+    with keeper.lock:
+        saves = keeper.latency.get("record deal", [])[seen.get("record deal", 0) :]
+        keeper_errors = sum(len(v) for v in keeper.errors.values()) - errors_before
     row = {
         "phase": label,
         "read_rps_a": results["read A"]["rps"],
@@ -198,12 +207,16 @@ def measure(parts: Parts, label: str, *, requests: int, concurrency: int, during
         if results["login"]["rps"]
         else 0,
         "non_2xx": sum(r["failed"] for r in results.values()),
+        "keeper_saves": len(saves),
+        "keeper_errors": keeper_errors,
+        "keeper_slowest_ms": round(max(saves, default=0) * 1000),
         "load_1min": round(os.getloadavg()[0], 2),
     }
     if extra is not None:
         row["extra"] = extra
-    print(f"{label:<34}{row['read_rps_a']:>8}{row['read_rps_b']:>8}{row['login_rps']:>8}"
-          f"{row['ratio_read_to_login']:>7}{row['non_2xx']:>6}{row['load_1min']:>6}",
+    print(f"{label[:38]:<39}{row['read_rps_a']:>7}{row['read_rps_b']:>7}{row['login_rps']:>7}"
+          f"{row['ratio_read_to_login']:>6}{row['non_2xx']:>5}{row['keeper_saves']:>6}"
+          f"{row['keeper_errors']:>5}{row['keeper_slowest_ms']:>6}{row['load_1min']:>6}",
           flush=True)  # fmt: skip
     return row
 
@@ -247,8 +260,9 @@ def _faults(parts: Parts, args) -> int:
         confirmed, 10**9))  # fmt: skip
     writer.start()
     rows = []
-    run = {"requests": args.requests, "concurrency": args.concurrency}
-    print(f"{'phase':<34}{'read A':>8}{'read B':>8}{'login':>8}{'ratio':>7}{'!2xx':>6}{'load':>6}")
+    run = {"requests": args.requests, "concurrency": args.concurrency, "keeper": stats}
+    print(f"{'phase':<39}{'read A':>7}{'read B':>7}{'login':>7}{'ratio':>6}{'!2xx':>5}"
+          f"{'saves':>6}{'err':>5}{'max ms':>6}{'load':>6}")  # fmt: skip
     try:
         rows.append(measure(parts, "before", **run))
         parts.redis.stop()

@@ -48,7 +48,7 @@ INSTALLED_APPS = [
 ]
 
 # Background imports (django-tasks): the database backend keeps the queue in efuda's own
-# database, so no other server is needed; ``manage.py db_worker`` runs the tasks.
+# database, so no other server is needed; ``manage.py worker`` runs the tasks.
 TASKS = {
     "default": {
         "BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
