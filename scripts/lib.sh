@@ -69,3 +69,20 @@ check_javascript() {
   node --test tests/js/*.test.js \
     || { echo "efuda: the outbox's Node tests failed (tests/js/; the seed to replay is above)" >&2; exit 1; }
 }
+
+# The shared parts of a multi-server set-up, for their fault tests (pytest marker shared_parts):
+# Debian's redis-server, which the tests start themselves on a free port (the standby PostgreSQL
+# cluster needs nothing more than the PostgreSQL server already installed, and root).
+DEBS_SHARED_PARTS="redis-server"
+
+install_shared_parts() {
+  install_debs $DEBS_SHARED_PARTS || echo "efuda: redis-server missing: its tests are skipped" >&2
+}
+
+# The Redis client (the optional extra shared-cache) when CACHE_URL names a Redis server.
+install_cache_client() {
+  case "${CACHE_URL:-}" in
+    redis://*|rediss://*|unix://*)
+      "$PY" -c "import django_redis" 2>/dev/null || "$PY" -m pip install -q -e ".[shared-cache]" ;;
+  esac
+}

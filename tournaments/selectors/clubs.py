@@ -124,10 +124,19 @@ def club_page_version(*, slug: str | None = None, tournament_id=None) -> tuple[i
 def replica_caught_up(*, club_id: int, version: int) -> bool:
     """Whether a configured read replica already holds the club at ``version`` (the primary's):
     only then may a page for the shared cache be rendered from it, so no cache key is ever
-    filled with older data. False when there is no replica."""
-    from django.conf import settings
+    filled with older data. False when there is no replica, and when it cannot be reached (it is
+    then left alone for a while: config/routers.py)."""
+    from django.db import DatabaseError
 
-    if "replica" not in settings.DATABASES:
+    from config.routers import REPLICA, replica_failed, replica_usable
+
+    if not replica_usable():
         return False
-    seen = Club.objects.using("replica").filter(pk=club_id).values_list("data_version", flat=True)
+    try:
+        seen = list(
+            Club.objects.using(REPLICA).filter(pk=club_id).values_list("data_version", flat=True)
+        )
+    except DatabaseError as error:  # down, hung past the connect timeout, or failing
+        replica_failed(error)
+        return False
     return bool(seen) and seen[0] >= version

@@ -621,8 +621,9 @@ def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names,
 
 
 @transaction.atomic
-def _write(club: Club, game: str, plan: _Plan) -> None:
-    """The one short transaction: re-check what may have changed, then bulk inserts only."""
+def _write(club: Club, game: str, plan: _Plan, committed=None) -> None:
+    """The one short transaction: re-check what may have changed, then bulk inserts only;
+    ``committed()`` last, so that what it writes commits with the rows or not at all."""
     if connection.vendor == "postgresql":
         # Foreign keys are checked row by row as the rows go in, not all at COMMIT: the rows
         # the club's deals also lock (aggregates, the club's data version) are written last and
@@ -691,6 +692,8 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
     # The club's ratings are replayed after COMMIT; a replay computed meanwhile from the old
     # score lines must not be written.
     ratings_lines_changed(club_id=club.pk, game=game)
+    if committed is not None:
+        committed()
 
 
 def _noop(stage: str, done: int, total: int) -> None:
@@ -700,18 +703,21 @@ def _noop(stage: str, done: int, total: int) -> None:
 def results_import(
     *, club: Club, file: bytes | str | None = None, rows: Iterable[Iterable[str]] | None = None,
     user=None, filename: str = "", sheet: str = "", progress: Progress | None = None,
+    on_written: Callable[[ImportReport], None] | None = None,
 ) -> ImportReport:  # fmt: skip
     """Import a results file (CSV bytes or text, or an .xlsx workbook) or already-split
     ``rows`` (header first) into ``club``. Raises ``ImportFailed`` listing every problem; then
-    nothing is written. ``progress(stage, done, total)`` is called now and then."""
+    nothing is written. ``progress(stage, done, total)`` is called now and then;
+    ``on_written(report)`` inside the write transaction, after the rows, so that what it writes
+    (a background job's outcome) is committed with them or not at all."""
     progress = progress or _noop
     source = _read(file, rows, filename, sheet)
     try:
-        return _import(club, source, user, progress)
+        return _import(club, source, user, progress, on_written)
     except _ChangedError:
         pass
     try:  # the club changed between the check and the write: check everything again, once
-        return _import(club, source, user, progress)
+        return _import(club, source, user, progress, on_written)
     except _ChangedError:
         raise ImportFailed([_problem(1, "file", _fail("file", "changed_meanwhile"))]) from None
 
@@ -730,7 +736,7 @@ def _read(file, rows, filename: str, sheet: str) -> Source:
     return source
 
 
-def _import(club: Club, source: Source, user, progress: Progress) -> ImportReport:
+def _import(club: Club, source: Source, user, progress: Progress, on_written=None) -> ImportReport:
     records = source.records
     if not records:
         raise ImportFailed([_problem(1, "file", _fail("file", "empty_file"))])
@@ -757,12 +763,22 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
         raise ImportFailed(found.problems)
     progress("writing", total, total)
     plan = _prepare(club, game, scored, resolved, names, ids, user)
+    label = (
+        gettext(ENCODING_LABELS[source.kind]) % {"sheet": source.sheet}
+        if source.kind == "xlsx"
+        else gettext(ENCODING_LABELS[source.kind])
+    )
+    report = ImportReport(
+        game=game, sessions=[s for s, _r in plan.sessions], deals=plan.deal_count,
+        redeals=plan.redeals, players_created=len(plan.new_players), source=label,
+    )  # fmt: skip
+    committed = (lambda: on_written(report)) if on_written else None
     tables = (plan.players, plan.deals, plan.lines, plan.history)
     try:
         for table in tables:  # SQLite: copied aside first, holding no lock (services/bulk.py)
             table.stage()
         with bulk_write():  # SQLite: a deal saved meanwhile waits only briefly (busy.py)
-            _write(club, game, plan)
+            _write(club, game, plan, committed)
     finally:
         for table in tables:  # after a failure: the staged copies go too
             table.unstage()
@@ -771,12 +787,4 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
     progress("ratings", total, total)
     ratings_replay(club_id=club.pk, game=game)
     progress("done", total, total)
-    label = (
-        gettext(ENCODING_LABELS[source.kind]) % {"sheet": source.sheet}
-        if source.kind == "xlsx"
-        else gettext(ENCODING_LABELS[source.kind])
-    )
-    return ImportReport(
-        game=game, sessions=[s for s, _r in plan.sessions], deals=plan.deal_count,
-        redeals=plan.redeals, players_created=len(plan.new_players), source=label,
-    )  # fmt: skip
+    return report
