@@ -37,6 +37,21 @@ urlpatterns = [
         v.deal_dispute_view,
         name="tournament_deal_dispute",
     ),
+    path(
+        "t/<id:tournament_id>/table/<id:table_id>/deals/<id:deal_id>/correct/",
+        v.table_deal_correct_view,
+        name="tournament_deal_correct",
+    ),
+    path(
+        "t/<id:tournament_id>/table/<id:table_id>/deals/<id:deal_id>/drop/",
+        v.table_deal_drop_view,
+        name="tournament_deal_drop",
+    ),
+    path(
+        "t/<id:tournament_id>/table/<id:table_id>/deals/<id:deal_id>/restore/",
+        v.table_deal_restore_view,
+        name="tournament_deal_restore",
+    ),
     # Staff
     path("c/<slug:club_slug>/tournaments/new/", v.tournament_new_view, name="tournament_new"),
     path("t/<id:tournament_id>/manage/", v.tournament_manage_view, name="tournament_manage"),

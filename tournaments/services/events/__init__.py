@@ -25,7 +25,15 @@ from .staff import (
     tournament_staff_remove,
     tournament_standings_reveal,
 )
-from .table_deals import deal_confirm, deal_dispute, table_deal_record
+from .table_deals import (
+    deal_confirm,
+    deal_dispute,
+    table_deal_check,
+    table_deal_correct,
+    table_deal_drop,
+    table_deal_record,
+    table_deal_restore,
+)
 from .timer import timer_start, timer_stop
 
 __all__ = [
@@ -35,7 +43,8 @@ __all__ = [
     "entry_check_in", "entry_drop", "entry_undrop", "pin_check", "pin_digest", "pin_issue",
     "pin_issue_all", "pin_normalize", "pin_revoke", "playing_ids", "round_draw", "round_finish",
     "round_start",
-    "round_swap", "table_deal_record", "table_label", "timer_start", "timer_stop",
+    "round_swap", "table_deal_check", "table_deal_correct", "table_deal_drop",
+    "table_deal_record", "table_deal_restore", "table_label", "timer_start", "timer_stop",
     "tournament_create", "tournament_freeze_set", "tournament_staff_add",
     "tournament_staff_remove", "tournament_standings_reveal",
 ]  # fmt: skip

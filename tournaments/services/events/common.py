@@ -35,6 +35,25 @@ MESSAGES = {
     "pin_throttled": N_("Too many wrong PINs. Wait a few minutes and ask the staff."),
     "not_at_table": N_("You are not seated at this table."),
     "seats_table": N_("The players of a deal must be exactly the players of the table."),
+    "seats_outsider": N_(
+        "%(others)s did not play at table %(table)s. Its deal no. %(seq)s was played by "
+        "%(players)s: a tournament deal is corrected on its table, with that table's players."
+    ),
+    "seats_missing": N_(
+        "Deal no. %(seq)s at table %(table)s was played by %(players)s: all of them are in it."
+    ),
+    "deals_done": N_(
+        "Table %(table)s has recorded its %(count)s deals of this round. Correct a deal "
+        "instead, or ask the staff."
+    ),
+    "correct_staff_only": N_(
+        "At this tournament deals count as soon as they are recorded, so only the staff "
+        "correct them: ask the staff."
+    ),
+    "correct_counted": N_(
+        "Deal no. %(seq)s already counts (%(state)s): only the staff can correct it now."
+    ),
+    "dispute_note": N_("Say what is wrong with the deal, so the staff can correct it."),
     "confirm_own": N_("A second player must confirm; you recorded this deal."),
     "not_confirmable": N_("This deal is already %(state)s."),
     "points_invalid": N_("Enter points as a number, e.g. -2 or 1.5."),

@@ -8,6 +8,7 @@ concern; ``tournaments/urls/events.py`` reaches them through this package.
 
 from .adjustments import adjustment_add_view, adjustment_delete_view
 from .common import PIN_SESSION_KEY, pin_entry
+from .corrections import table_deal_correct_view, table_deal_drop_view, table_deal_restore_view
 from .entries import entry_add_view, entry_check_in_view, entry_drop_view, entry_pin_view
 from .manage import tournament_manage_view
 from .pins import pin_login_view, pin_logout_view
@@ -63,6 +64,9 @@ __all__ = [
     "round_timer_view",
     "round_timer_control_view",
     "seating_cards_pdf_view",
+    "table_deal_correct_view",
+    "table_deal_drop_view",
+    "table_deal_restore_view",
     "table_page_view",
     "table_preview_view",
     "table_record_view",
