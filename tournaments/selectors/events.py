@@ -17,6 +17,7 @@ from ..models import (
     Deal,
     DealConfirmation,
     Membership,
+    PinAttempt,
     Role,
     ScoreLine,
     StandingsMode,
@@ -675,3 +676,39 @@ def tournament_staff(tournament: Tournament) -> list[StaffMember]:
 
 def _role_label(membership) -> str:
     return Role(membership.role).label if membership is not None else ""
+
+
+# --- PINs ------------------------------------------------------------------------------------
+
+
+def pin_overview(tournament: Tournament) -> dict:
+    """Who has a PIN and whose phone new PINs would log out: the active players without a PIN,
+    those with one, and among them the players seated in the round being played."""
+    entries = list(
+        tournament.entries.filter(dropped_at_round__isnull=True).select_related("player")
+    )
+    playing = tournament_state(tournament).playing
+    seated = set()
+    if playing is not None:
+        for table in playing.tables.all():
+            seated.update(table.seats)
+    return {
+        "missing": [e.player.name for e in entries if not e.pin_hash],
+        "with_pin": [e.player.name for e in entries if e.pin_hash],
+        "logged_out_now": [e.player.name for e in entries if e.pin_hash and e.player_id in seated],
+        "playing": playing,
+    }
+
+
+def pin_lockouts(tournament: Tournament, *, limit_bare: int, limit_entry: int, since) -> int:
+    """How many phones (client address, and the player they tried) cannot try a PIN now."""
+    counts: dict[tuple[str, int | None], int] = defaultdict(int)
+    for address, entry_id in PinAttempt.objects.filter(
+        tournament=tournament, created_at__gte=since
+    ).values_list("address", "entry_id"):
+        counts[(address, entry_id)] += 1
+    return sum(
+        1
+        for (_address, entry_id), n in counts.items()
+        if n >= (limit_entry if entry_id is not None else limit_bare)
+    )

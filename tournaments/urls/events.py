@@ -71,6 +71,12 @@ urlpatterns = [
         v.entry_pin_view,
         name="tournament_entry_pin",
     ),
+    path("t/<id:tournament_id>/replace/", v.entry_replace_view, name="tournament_replace"),
+    path(
+        "t/<id:tournament_id>/pin-lockouts/clear/",
+        v.pin_lockouts_clear_view,
+        name="tournament_pin_lockouts_clear",
+    ),
     path("t/<id:tournament_id>/draw/", v.round_draw_view, name="tournament_draw"),
     path(
         "t/<id:tournament_id>/rounds/<id:number>/swap/",
@@ -106,6 +112,11 @@ urlpatterns = [
         "t/<id:tournament_id>/rounds/<id:number>/seating.pdf",
         v.seating_cards_pdf_view,
         name="tournament_seating_pdf",
+    ),
+    path(
+        "t/<id:tournament_id>/rounds/<id:number>/seating-pins/",
+        v.seating_pins_view,
+        name="tournament_seating_pins",
     ),
     path(
         "t/<id:tournament_id>/rounds/<id:number>/slips.pdf",

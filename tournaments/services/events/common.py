@@ -29,7 +29,23 @@ MESSAGES = {
     "round_unstarted": N_("Start round %(number)s before drawing the next one."),
     "rounds_done": N_("All %(count)s rounds have been drawn."),
     "no_round": N_("No round has been drawn yet."),
-    "swap_unknown": N_("%(value)s is not in this round's draw."),
+    "swap_unknown": N_(
+        "%(value)s is not in round %(number)s's draw (neither seated nor sitting out): "
+        "“%(value)s replaces …” gives them a seat."
+    ),
+    "swap_started": N_(
+        "Round %(number)s has started, so seats are no longer swapped: “X replaces Y” hands "
+        "one seat over from the table's next deal."
+    ),
+    "tournament_finished": N_("The tournament is finished: no round is drawn after it."),
+    "round_waiting": N_(
+        "Deals of round %(number)s still waiting for confirmation: %(count)s. Decide each "
+        "one (confirm, leave disputed or drop) before finishing the round."
+    ),
+    "round_unfinished_end": N_(
+        "Round %(number)s is being played: finish it before finishing the tournament."
+    ),
+    "finish_choice": N_("“%(value)s” is not a decision for a waiting deal."),
     "swap_same": N_("Choose two different players to swap."),
     "pin_wrong": N_("That PIN is not valid for this tournament."),
     "pin_throttled": N_("Too many wrong PINs. Wait a few minutes and ask the staff."),
