@@ -155,9 +155,7 @@ def test_leaving_a_table_that_cannot_play_short_is_refused_with_the_way_on(club,
     with pytest.raises(EfudaError) as err:
         svc.entry_leave(entry=leaver)
     assert err.value.code == "change_table_size"
-    assert "First say who takes the seat" in str(err.value) and leaver.player.name in str(
-        err.value
-    )
+    assert "First say who takes the seat" in str(err.value) and leaver.player.name in str(err.value)
     leaver.refresh_from_db()
     assert leaver.dropped_at_round is None  # nothing changed
     # The way on: a late arrival takes the seat, and the leaver leaves.

@@ -209,7 +209,7 @@ def test_a_dispute_says_what_is_wrong_and_staff_see_it(client, users, waiting):
     second = t.entries.get(player_id=table.seats[1])
     login_pin(client, t, second)
     page = client.get(reverse("tournament_table", args=[t.pk, table.pk])).content.decode()
-    assert "<details class=\"ev-dispute\">" in page and 'name="note"' in page
+    assert '<details class="ev-dispute">' in page and 'name="note"' in page
     url = reverse("tournament_deal_dispute", args=[t.pk, deal.pk])
     client.post(url, {"note": ""})
     assert DealConfirmation.objects.get(deal=deal).state == ConfirmationState.PENDING
