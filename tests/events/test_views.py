@@ -86,6 +86,8 @@ STAFF_POSTS = [
     ("tournament_entry_drop", lambda t, r, e: [t.pk, e.pk]),
     ("tournament_entry_pin", lambda t, r, e: [t.pk, e.pk]),
     ("tournament_adjustment_add", lambda t, r, e: [t.pk]),
+    ("tournament_replace", lambda t, r, e: [t.pk]),
+    ("tournament_pin_lockouts_clear", lambda t, r, e: [t.pk]),
 ]
 
 
