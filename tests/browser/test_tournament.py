@@ -81,6 +81,7 @@ def test_two_tables_record_at_once_and_standings_update(browser, live_server):
         page.click('#deal-form button[value="save"]')
     for _ctx, page, table in phones:
         page.wait_for_url(f"**/t/{t.pk}/table/{table.pk}/")
+        page.locator("li.ev-deal").first.wait_for(timeout=20000)
         assert page.locator("li.ev-deal").count() == 1
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360
