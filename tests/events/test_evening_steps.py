@@ -7,13 +7,16 @@ import io
 import re
 
 import pytest
+from django.conf import settings
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from pypdf import PdfReader
 
 from core.errors import EfudaError
 from tests.events.conftest import napoleon_win
 from tournaments.models import ConfirmationState, DealConfirmation, Tournament, TournamentRound
+from tournaments.reports import events as event_reports
 from tournaments.selectors import events as sel
 from tournaments.services import events as svc
 
@@ -258,3 +261,22 @@ def test_preferred_table_size_has_help(client, users, club):
     page = client.get(reverse("tournament_new", args=[club.slug])).content.decode()
     assert "Players per table the draw aims for" in page
     assert Tournament.objects.count() == 0
+
+
+def test_seating_cards_are_printed_in_the_organisers_language(client, users, make_tournament):
+    t = make_tournament(5)
+    rnd = svc.round_draw(tournament=t)
+    client.force_login(users["scorekeeper"])
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    pdf = client.get(reverse("tournament_seating_pdf", args=[t.pk, rnd.number]))
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages)
+    assert "Scan the code to record your table's deals." in text
+    with translation.override("en"):
+        page = render_to_string(
+            event_reports.SEATING_TEMPLATE, event_reports.seating_cards_context(rnd=rnd)
+        )
+    assert '<html lang="en">' in page
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ja"
+    pdf = client.get(reverse("tournament_seating_pdf", args=[t.pk, rnd.number]))
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages)
+    assert "Scan the code" not in text
