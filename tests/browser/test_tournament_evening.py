@@ -189,7 +189,7 @@ def test_an_evening_with_its_changes_of_plan(browser, live_server):
     # Finishing the round lists the deal still waiting and asks.
     desk.goto(f"{base}/t/{t.pk}/manage/")
     desk.get_by_role("link", name="Finish the round…").click()
-    desk.wait_for_url(f"**/rounds/1/finish/")
+    desk.wait_for_url("**/rounds/1/finish/")
     assert "1 deal is still waiting for confirmation" in desk.content()
     desk.get_by_role("button", name="Finish round 1").click()  # no decision yet: asked
     assert desk.locator(f'input[name="deal-{waiting.pk}"]:invalid').count() == 3
