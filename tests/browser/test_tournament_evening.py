@@ -180,9 +180,10 @@ def test_an_evening_with_its_changes_of_plan(browser, live_server):
     desk.fill("#entries input[name=name]", "青木")
     desk.get_by_role("button", name="Arrives now").click()
     desk.wait_for_url("**/manage/#entries")
-    assert "Round 1 is being played: 青木 is drawn from round 2 on." in desk.locator(
-        ".messages"
-    ).inner_text()
+    assert (
+        "Round 1 is being played: 青木 is drawn from round 2 on."
+        in desk.locator(".messages").inner_text()
+    )
     aoki = TournamentEntry.objects.get(tournament=t, player__name="青木")
     assert aoki.checked_in and not any(aoki.player_id in tb.seats for tb in rnd1.tables.all())
 
