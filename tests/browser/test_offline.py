@@ -250,7 +250,7 @@ def test_two_phones_at_one_pin_table_one_offline(browser, live_server):
     wait_outbox(a, 0)
     assert arrived(a, table.session, 2) == [second, first]  # numbered as they arrived
     # The offline phone's list of the table's deals shows both without a reload.
-    a.page.locator("#table-deals tbody tr:not(.ev-state-row)").nth(1).wait_for()
+    a.page.locator("#table-deals li.ev-deal").nth(1).wait_for()
     for phone in phones:
         assert not phone.errors, phone.errors
         phone.close()

@@ -22,6 +22,7 @@ from ..forms.entry import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
 from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Role
 from ..permissions import club_for_request
+from ..selectors.events import session_table
 from ..selectors.outbox import points_line, similar_deals, similar_summary
 from ..selectors.sessions import deal_history, preview_row, previous_players, session_detail
 from ..services.deals import (
@@ -266,12 +267,38 @@ def _session(request, club_slug, pk, game) -> GameSession:
                              club=club, pk=pk, game=game)  # fmt: skip
 
 
+def _hand_over(request, session, deal: Deal | None = None):
+    """A tournament table's session (``E<t>-R<r>-T<n>``) is recorded and corrected on the
+    tournament's table page, with the table's players only: GET goes there, with a message. A
+    POST still reaches the services, which refuse what the tournament would not accept."""
+    table = session_table(session.pk)
+    if table is None:
+        return None
+    label = f"R{table.round.number}-T{table.number}"
+    params = {"tournament": table.round.tournament.name, "table": label}
+    if deal is None:
+        messages.info(
+            request,
+            _("This is table %(table)s of the tournament “%(tournament)s”: its deals are "
+              "recorded on the table's page, with its players.") % params,
+        )  # fmt: skip
+        return redirect("tournament_table", table.round.tournament_id, table.pk)
+    messages.info(
+        request,
+        _("This deal belongs to table %(table)s of the tournament “%(tournament)s”: it is "
+          "corrected there, with the table's players, and the standings follow.") % params,
+    )  # fmt: skip
+    return redirect("tournament_deal_correct", table.round.tournament_id, table.pk, deal.pk)
+
+
 def _entry(request, club_slug, pk, game):
     session = _session(request, club_slug, pk, game)
     refusal = author_refusal(request, user_author(request.user))
     if refusal is not None:  # an outbox item entered by someone else on this phone
         return refusal
     form_class = _form_class(game)
+    if request.method == "GET" and (handed := _hand_over(request, session)) is not None:
+        return handed
     if request.method == "GET":
         initial = {form_class.player_field: previous_players(session)}
         return _page(request, session, form_class(initial=initial, session=session), None)
@@ -327,6 +354,8 @@ def deal_edit_view(request, club_slug, pk):
     deal = _deal(request, club_slug, pk)
     session = deal.session
     form_class = _form_class(deal.game)
+    if request.method == "GET" and (handed := _hand_over(request, session, deal)) is not None:
+        return handed
     if request.method == "GET":
         initial = form_class.initial_from_data(deal.data) | {"version": deal.version}
         form = form_class(initial=initial, session=session)

@@ -52,15 +52,23 @@ def pin_issue(*, entry: TournamentEntry) -> str:
 
 
 @transaction.atomic
-def pin_issue_all(*, tournament: Tournament) -> dict[int, str]:
-    """Fresh PINs for every active entry (for printing seating cards): entry id → PIN.
-    All or nothing: one transaction, so a failure half-way leaves every old PIN working."""
-    return {
-        e.pk: pin_issue(entry=e)
-        for e in tournament.entries.filter(dropped_at_round__isnull=True).select_related(
-            "tournament"
-        )
-    }
+def pin_issue_all(*, tournament: Tournament, only_missing: bool = False) -> dict[int, str]:
+    """PINs for the active entries (for printing seating cards): entry id → PIN. Every one
+    gets a new PIN (each old one stops working: its phone is logged out), or, ``only_missing``,
+    only those without a PIN (nobody is logged out). All or nothing: one transaction, so a
+    failure half-way leaves every old PIN working."""
+    entries = tournament.entries.filter(dropped_at_round__isnull=True)
+    if only_missing:
+        entries = entries.filter(pin_hash="")
+    return {e.pk: pin_issue(entry=e) for e in entries.select_related("tournament")}
+
+
+def pin_lockouts_clear(*, tournament: Tournament) -> int:
+    """Let every phone locked out of this tournament's PIN entry (too many wrong PINs, for a
+    chosen player or typed alone) try again now: their failures are forgotten. Returns how
+    many failures were cleared."""
+    deleted, _kinds = PinAttempt.objects.filter(tournament=tournament).delete()
+    return deleted
 
 
 def pin_revoke(*, entry: TournamentEntry) -> TournamentEntry:

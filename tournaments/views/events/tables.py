@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -36,8 +35,10 @@ from ..outbox import (
 from .common import (
     _error,
     pin_entry,
+    refusals,
 )
 from .pins import render_pin_form
+from .refusals import table_refusal
 
 
 def _table_access(request, tournament_id: int, table_id: int):
@@ -54,7 +55,7 @@ def _table_access(request, tournament_id: int, table_id: int):
     staff = sel.is_staff(request.user, tournament)
     if not staff and (entry is None or entry.player_id not in table.seats):
         if sel.can_see(request.user, tournament, entry):
-            raise PermissionDenied
+            raise table_refusal(request, tournament, table, entry)
         raise Http404
     return tournament, table, entry, staff
 
@@ -73,6 +74,7 @@ def table_author(request, entry, staff: bool) -> str:
 
 
 @never_cache  # Back after a save shows the table's deals as they are now
+@refusals
 def table_page_view(request, tournament_id: int, table_id: int):
     """The table's page (its QR code's address). A visitor without a PIN for this tournament
     gets the PIN form for this table while its round runs."""
@@ -110,6 +112,7 @@ def _entry_context(tournament, table, form, row) -> dict:
     )
 
 
+@refusals
 @require_POST
 def table_preview_view(request, tournament_id: int, table_id: int):
     """Live preview of a table's next deal (htmx); scores, never saves."""
@@ -132,10 +135,13 @@ def table_preview_view(request, tournament_id: int, table_id: int):
 def _render_table(request, tournament, table, entry, staff, form, status=200):
     names = sel.names_of(tournament)
     seats = [(p, names.get(p, str(p))) for p in table.seats]
-    rows = sel.table_deals(table)
+    rows = sel.table_deals(table, names=names, deleted=staff)
     rnd = table.round
     open_ = rnd.started_at is not None and rnd.finished_at is None
+    live_count = sum(1 for r in rows if not r.deal.is_deleted)
+    limit = tournament.deals_per_round
     context = _entry_context(tournament, table, form, None) if open_ else {}
+    my_table = sel.entry_table(tournament, entry) if entry is not None else None
     context.update(
         {
             "tournament": tournament,
@@ -145,11 +151,19 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
             "is_staff": staff,
             "seats": seats,
             "rows": rows,
+            "totals": sel.table_totals(table, rows, names),
+            "live_count": live_count,
+            "deals_per_round": limit,
+            "full": bool(open_ and limit and live_count >= limit),
+            "replaced": sel.replaced_names(table, names),
+            "require_confirmation": tournament.require_confirmation,
             "open": open_,
             "label": f"R{rnd.number}-T{table.number}",
             "is_napoleon": tournament.game == Game.NAPOLEON,
             "my_entry_id": entry.pk if entry else None,
             "author": table_author(request, entry, staff),
+            "my_table": my_table,
+            "my_label": f"R{my_table.round.number}-T{my_table.number}" if my_table else "",
             "round_seconds": sel.seconds_left(rnd),
             "round_running": rnd.timer_ends_at is not None,
         }
@@ -157,6 +171,7 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
     return render(request, "tournaments/events/table.html", context, status=status)
 
 
+@refusals
 @require_POST
 def table_record_view(request, tournament_id: int, table_id: int):
     tournament, table, entry, staff = _table_access(request, tournament_id, table_id)
@@ -216,11 +231,13 @@ def _deal_action(request, tournament_id: int, deal_id: int, action):
     return redirect("tournament_table", tournament_id, table.pk)
 
 
+@refusals
 @require_POST
 def deal_confirm_view(request, tournament_id: int, deal_id: int):
     return _deal_action(request, tournament_id, deal_id, svc.deal_confirm)
 
 
+@refusals
 @require_POST
 def deal_dispute_view(request, tournament_id: int, deal_id: int):
     form = DisputeForm(request.POST)
