@@ -51,6 +51,15 @@ from ..models import (
     StandingAggregate,
     normalise_name,
 )
+from ..results_format import (
+    DAIFUGO_COLUMNS,
+    DAIFUGO_OPTIONAL,
+    NAPOLEON_COLUMNS,
+    NAPOLEON_DEAL_OPTIONAL,
+    NAPOLEON_OPTIONAL,
+    SESSION_OPTIONAL,
+    unquote,
+)
 from ..selectors.rulesets import rules_from_snapshot, ruleset_rules, ruleset_snapshot
 from . import bulk
 from .busy import bulk_write
@@ -73,15 +82,13 @@ from .scoring_bridge import (
     score,
 )
 
-__all__ = ["MAX_BYTES", "ImportFailed", "ImportProblem", "ImportReport", "results_import"]
+__all__ = [
+    "DAIFUGO_COLUMNS", "MAX_BYTES", "NAPOLEON_COLUMNS", "NAPOLEON_DEAL_OPTIONAL",
+    "SESSION_OPTIONAL", "ImportFailed", "ImportProblem", "ImportReport", "results_import",
+]  # fmt: skip
 
-NAPOLEON_COLUMNS = (
-    "date", "table", "rules", "players", "napoleon", "bid", "trump", "called", "adjutant",
-    "honours", "discarded",
-)  # fmt: skip
-NAPOLEON_OPTIONAL = ("last_trick",)
-DAIFUGO_COLUMNS = ("date", "table", "rules", "order", "forbidden")
 MAX_TABLE = 40
+MAX_NOTES = 200
 NAME_SEPARATORS = re.compile("[;；]")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 PROGRESS_EVERY = 2_000
@@ -90,7 +97,8 @@ MESSAGES = {
     "empty_file": N_("The file is empty."),
     "bad_header": N_(
         "Unknown header. A Napoleon file has the columns %(napoleon)s (and optionally "
-        "last_trick); a Daifugō file has the columns %(daifugo)s."
+        "last_trick); a Daifugō file has the columns %(daifugo)s. Either may also have "
+        "%(session)s."
     ),
     "header_missing": N_("The header lacks the columns %(missing)s (expected %(expected)s)."),
     "header_unknown": N_("The header has unknown columns %(unknown)s (expected %(expected)s)."),
@@ -110,6 +118,20 @@ MESSAGES = {
         "A session (same date and table) has one rule set: line %(line)s uses “%(first)s”."
     ),
     "name_twice": N_("%(player)s is listed twice."),
+    "code_invalid": N_(
+        "A rule set's code is letters, digits, hyphens and underscores (at most 50), as the "
+        "export wrote it."
+    ),
+    "notes_long": N_("Notes can be at most %(max)s characters."),
+    "options_invalid": N_('Write the options as the export wrote them (e.g. {"min_bid": 12}).'),
+    "preset_needed": N_("Options need the preset they change: fill in rules_preset too."),
+    "preset_differs": N_(
+        "The club's rule set “%(code)s” is based on %(club_preset)s; this file says %(preset)s. "
+        "Give the file's rule set another code."
+    ),
+    "definition_differs": N_(
+        "A session (same date and table) has one rule set: line %(line)s describes it differently."
+    ),
     "changed_meanwhile": N_(
         "The club's players, rule sets or sessions changed while the file was being checked; "
         "nothing was imported. Import the file again."
@@ -169,6 +191,11 @@ class _Row:
     # Player display names (canonical for the club), and the deal's other fields.
     names: tuple[str, ...]
     values: dict
+    # The session's optional columns: the rule set's (preset, options as JSON) when the file
+    # describes it, the rule set's name, the session's notes.
+    definition: tuple[str, str] | None = None
+    rules_name: str = ""
+    notes: str = ""
 
 
 @dataclass
@@ -196,7 +223,7 @@ def _header(cells: list[str]) -> tuple[str, list[str]]:
     found = set(columns)
     candidates = (
         (Game.NAPOLEON, NAPOLEON_COLUMNS, NAPOLEON_OPTIONAL),
-        (Game.DAIFUGO, DAIFUGO_COLUMNS, ()),
+        (Game.DAIFUGO, DAIFUGO_COLUMNS, DAIFUGO_OPTIONAL),
     )
     for game, required, optional in candidates:
         if set(required) <= found <= set(required) | set(optional):
@@ -214,7 +241,8 @@ def _header(cells: list[str]) -> tuple[str, list[str]]:
         )
     else:
         error = _fail("header", "bad_header", napoleon=",".join(NAPOLEON_COLUMNS),
-                      daifugo=",".join(DAIFUGO_COLUMNS))  # fmt: skip
+                      daifugo=",".join(DAIFUGO_COLUMNS),
+                      session=",".join(SESSION_OPTIONAL))  # fmt: skip
     raise ImportFailed([_problem(1, "header", error)])
 
 
@@ -297,6 +325,42 @@ def _common(cells: dict, errors: list) -> tuple:
     return day, table, rules
 
 
+_CODE = re.compile(r"^[-a-zA-Z0-9_]{1,50}$")
+
+
+def _session_columns(cells: dict, errors: list) -> tuple[tuple[str, str] | None, str, str]:
+    """The optional columns that describe the session: its rule set (preset and options, as
+    the export writes them) and its notes."""
+    preset = cells.get("rules_preset", "").strip()
+    options_text = cells.get("rules_options", "").strip()
+    definition = None
+    if options_text and not preset:
+        errors.append((_fail("rules_preset", "preset_needed"), "rules_preset"))
+    if preset:
+        options: object = {}
+        if options_text:
+            try:
+                options = json.loads(options_text)
+            except ValueError:
+                options = None
+        if isinstance(options, dict):
+            definition = (preset, json.dumps(options, sort_keys=True, ensure_ascii=False))
+        else:
+            errors.append((_fail("rules_options", "options_invalid"), "rules_options"))
+        code = cells["rules"].strip()
+        if code and not _CODE.match(code):
+            errors.append((_fail("rules", "code_invalid"), "rules"))
+    name = ""
+    try:
+        name = clean_name(cells.get("rules_name", ""), field="rules_name")
+    except EfudaError as err:
+        errors.append((err, "rules_name"))
+    notes = " ".join(cells.get("notes", "").split())
+    if len(notes) > MAX_NOTES:
+        errors.append((_fail("notes", "notes_long", max=MAX_NOTES), "notes"))
+    return definition, name, notes
+
+
 def _napoleon_values(cells: dict, names: _Names, errors: list) -> tuple[tuple, dict]:
     seats = _name_list(cells["players"], "players", names, errors)
     if not cells["players"].strip():
@@ -356,16 +420,17 @@ def _row(line: int, cells: list[str], columns: list[str], game: str, names: _Nam
         found.add(line, _fail("file", "column_count", found=len(cells), expected=len(columns)),
                   "file")  # fmt: skip
         return None
-    by_column = dict(zip(columns, cells, strict=True))
+    by_column = dict(zip(columns, (unquote(c) for c in cells), strict=True))
     errors: list = []
     day, table, rules = _common(by_column, errors)
     reader = _napoleon_values if game == Game.NAPOLEON else _daifugo_values
     players, values = reader(by_column, names, errors)
+    definition, rules_name, notes = _session_columns(by_column, errors)
     for error, column in errors:
         found.add(line, error, column)
     if errors:
         return None
-    return _Row(line, day, table, rules, players, values)
+    return _Row(line, day, table, rules, players, values, definition, rules_name, notes)
 
 
 # --- sessions and rule sets, read only -----------------------------------------------------------
@@ -380,16 +445,41 @@ class _Rules:
     snapshot: dict
     rules: rules.RuleSet
     name: str = ""
+    seen: dict | None = None  # the club's rule set of this code as the check found it
 
 
-def _rules_for(club: Club, code: str, game: str, cache: dict) -> _Rules:
-    if code in cache:
-        found = cache[code]
+def _defined(code: str, existing: ClubRuleSet | None, definition: tuple[str, str],
+             name: str) -> _Rules:  # fmt: skip
+    """The rule set a file's row describes (its preset and options): the session keeps exactly
+    these, whatever the club's rule set of that code says today (as a session recorded before a
+    rule set was changed keeps the rules it was played under)."""
+    preset_code, options_json = definition
+    try:
+        preset = rules.get_preset(preset_code)
+    except EfudaError:
+        raise fail("rules_preset", "ruleset_unknown", code=preset_code) from None
+    if existing is not None and existing.preset != preset.code:
+        raise _fail("rules_preset", "preset_differs", code=code, club_preset=existing.preset,
+                    preset=preset.code)  # fmt: skip
+    snapshot = {"preset": preset.code, "options": json.loads(options_json), "code": code}
+    built = rules_from_snapshot(snapshot)  # an option that does not check names its key
+    if existing is not None:
+        return _Rules(code, existing, snapshot, built, existing.name, ruleset_snapshot(existing))
+    return _Rules(code, None, snapshot, built, name=name)  # as the file names it
+
+
+def _rules_for(club: Club, code: str, game: str, cache: dict,
+               definition: tuple[str, str] | None = None, name: str = "") -> _Rules:  # fmt: skip
+    if (code, definition) in cache:
+        found = cache[(code, definition)]
     else:
         existing = ClubRuleSet.objects.filter(club=club, code=code).first()
         try:
-            if existing is not None:
-                found = _Rules(code, existing, ruleset_snapshot(existing), ruleset_rules(existing))
+            if definition is not None:
+                found = _defined(code, existing, definition, name)
+            elif existing is not None:
+                snapshot = ruleset_snapshot(existing)
+                found = _Rules(code, existing, snapshot, ruleset_rules(existing), seen=snapshot)
             else:
                 try:
                     preset = rules.get_preset(code)
@@ -400,7 +490,7 @@ def _rules_for(club: Club, code: str, game: str, cache: dict) -> _Rules:
                 found = _Rules(code, None, snapshot, built, name=preset.name_ja)
         except EfudaError as err:
             found = err
-        cache[code] = found
+        cache[(code, definition)] = found
     if isinstance(found, EfudaError):
         raise found
     preset_game = rules.get_preset(found.snapshot["preset"]).game
@@ -423,10 +513,13 @@ def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector) 
             if row.rules != first.rules:
                 found.add(row.line, _fail("rules", "rules_differ", line=first.line,
                                           first=first.rules))  # fmt: skip
+            elif row.definition != first.definition:
+                found.add(row.line, _fail("rules_options", "definition_differs",
+                                          line=first.line))  # fmt: skip
         try:
-            plan = _rules_for(club, first.rules, game, cache)
+            plan = _rules_for(club, first.rules, game, cache, first.definition, first.rules_name)
         except EfudaError as err:
-            found.add(first.line, err, "rules")
+            found.add(first.line, err, _rules_column(err))
             continue
         if (day, table) in existing:
             found.add(first.line, fail("table", "session_exists", game=str(Game(game).label),
@@ -434,6 +527,12 @@ def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector) 
             continue
         resolved[(day, table)] = (plan, group)
     return resolved
+
+
+def _rules_column(err: EfudaError) -> str:
+    if err.field.startswith("options") or err.field == "rules_options":
+        return "rules_options"
+    return "rules_preset" if err.field == "rules_preset" else "rules"
 
 
 def _existing_sessions(club: Club, game: str, wanted) -> set[tuple]:
@@ -555,7 +654,10 @@ def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names,
     user = user if getattr(user, "is_authenticated", False) else None
     user_id = user.pk if user else None
     session_ids = iter(bulk.reserve_ids(GameSession, len(scored)))
-    deal_ids = iter(bulk.reserve_ids(Deal, sum(len(v) for v in scored.values())))
+    # Deal ids follow the file's lines (not its sessions): a club's history is ordered by date
+    # and then by deal id (ratings learn in that order), so the file's order is kept.
+    lines = sorted(item.row.line for deals in scored.values() for item in deals)
+    deal_ids = dict(zip(lines, bulk.reserve_ids(Deal, len(lines)), strict=True))
     history_model = Deal.history.model
     tracked = {f.attname for f in history_model.tracked_fields}
     # The history row copies the deal's tracked fields; the rest are the history's own.
@@ -583,16 +685,17 @@ def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names,
     club_id = club.pk
     standing, bids = plan.standing, plan.bids
     for (day, table), deals in scored.items():
-        rules_plan, _group = resolved[(day, table)]
+        rules_plan, group = resolved[(day, table)]
         session = GameSession(id=next(session_ids), club=club, game=game, date=day, table=table,
-                              rules_snapshot=rules_plan.snapshot, created_by=user)  # fmt: skip
+                              rules_snapshot=rules_plan.snapshot, created_by=user,
+                              notes=group[0].notes)  # fmt: skip
         plan.sessions.append((session, rules_plan))
         session_id = session.id
         day_db = plan.lines.adapt("date", day)
         # Standings: summed per player over the session (one day), then added to its periods.
         sums: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for seq, item in enumerate(deals, start=1):
-            deal_id = next(deal_ids)
+            deal_id = deal_ids[item.row.line]
             d = deal_columns(game, item.data)
             values = (deal_id, session_id, club_id, game, seq, encode(item.data),
                       encode(item.outcome), user_id, user_id, d["napoleon_id"], d["adjutant_id"],
@@ -651,17 +754,27 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
     if _existing_sessions(club, game, wanted):
         raise _ChangedError
     rulesets: dict[str, ClubRuleSet] = {}
+    # A rule set the club does not have yet is created as the file's last session of its code
+    # describes it (the latest the file knows); each session keeps its own snapshot.
+    latest = {r.code: r for _s, r in plan.sessions if r.existing is None}
     for session, rules_plan in plan.sessions:
-        if rules_plan.code not in rulesets:
-            current = ClubRuleSet.objects.filter(club=club, code=rules_plan.code).first()
+        code = rules_plan.code
+        if code not in rulesets:
+            current = ClubRuleSet.objects.filter(club=club, code=code).first()
             if current is None and rules_plan.existing is None:
-                current = ClubRuleSet.objects.create(club=club, code=rules_plan.code,
-                                                     preset=rules_plan.snapshot["preset"],
-                                                     name=rules_plan.name)  # fmt: skip
-            elif current is None or ruleset_snapshot(current) != rules_plan.snapshot:
+                last = latest[code]
+                current = ClubRuleSet.objects.create(club=club, code=code,
+                                                     preset=last.snapshot["preset"],
+                                                     options=last.snapshot["options"],
+                                                     name=last.name)  # fmt: skip
+            elif (
+                current is None
+                or rules_plan.existing is None
+                or ruleset_snapshot(current) != rules_plan.seen
+            ):
                 raise _ChangedError
-            rulesets[rules_plan.code] = current
-        session.ruleset = rulesets[rules_plan.code]
+            rulesets[code] = current
+        session.ruleset = rulesets[code]
     columns = ("id", "club_id", "game", "date", "table", "ruleset_id", "rules_snapshot",
                "created_by_id", "notes")  # fmt: skip
     sessions = bulk.Table(GameSession, columns)

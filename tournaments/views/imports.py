@@ -28,7 +28,8 @@ from ..services.imports import (
     DAIFUGO_COLUMNS,
     MAX_BYTES,
     NAPOLEON_COLUMNS,
-    NAPOLEON_OPTIONAL,
+    NAPOLEON_DEAL_OPTIONAL,
+    SESSION_OPTIONAL,
     ImportFailed,
     ImportProblem,
     results_import,
@@ -88,7 +89,8 @@ def results_import_view(request, club_slug: str):
         "form": form,
         "problems": problems,
         "napoleon_header": ",".join(NAPOLEON_COLUMNS),
-        "napoleon_optional": ",".join(NAPOLEON_OPTIONAL),
+        "napoleon_optional": ",".join(NAPOLEON_DEAL_OPTIONAL),
+        "session_optional": ",".join(SESSION_OPTIONAL),
         "daifugo_header": ",".join(DAIFUGO_COLUMNS),
     }, status=400 if problems else 200)  # fmt: skip
 
