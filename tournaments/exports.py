@@ -26,9 +26,11 @@ from decimal import Decimal
 from typing import TextIO
 
 from django.http import HttpResponse
+from django.utils.translation import gettext_lazy as _
 
 from core.errors import EfudaError
 from core.i18n import N_
+from rules import TITLE_LABELS
 
 from .models import Game
 from .results_format import FORMULA_START
@@ -53,10 +55,31 @@ def columns(game: str) -> tuple[str, ...]:
     return COMMON + (NAPOLEON if game == Game.NAPOLEON else DAIFUGO)
 
 
-def standings_rows(standings: Standings):
-    """The header, then one list of plain values per player (rates empty when unqualified)."""
+# The standings file's headers in the reader's language (the page's ``?format=csv``); the
+# command keeps the column keys, which scripts read.
+HEADER_LABELS = {
+    "rank": _("Rank"), "player": _("Player"), "points": _("Points"), "deals": _("Deals"),
+    "average": _("Average"), "napoleon_deals": _("As Napoleon"),
+    "napoleon_wins": _("Napoleon wins"), "win_rate": _("Win rate"),
+    "adjutant_deals": _("As adjutant"), "adjutant_wins": _("Adjutant wins"),
+    "solo_deals": _("Solo deals"), "solo_wins": _("Solo wins"),
+    "plan_b_suffered": _("Plan B suffered"), "plan_b_inflicted": _("Plan B inflicted"),
+    **{f"title_{code}": japanese for code, (japanese, _english) in TITLE_LABELS.items()},
+    "miyako_ochi": "都落ち", "forbidden": _("Forbidden finishes"),
+}  # fmt: skip
+
+
+def standings_rows(standings: Standings, *, labels: bool = False):
+    """The header (column keys, or with ``labels`` the words of the reader's language), then one
+    list of plain values per player (rates empty when unqualified)."""
     header = columns(standings.game)
-    yield list(header)
+    if labels:
+        words = dict(HEADER_LABELS)
+        if standings.game == Game.DAIFUGO:
+            words["deals"] = _("Rounds")
+        yield [str(words[name]) for name in header]
+    else:
+        yield list(header)
     for row in standings.rows:
         values = []
         for name in header:
