@@ -65,7 +65,14 @@ from . import bulk
 from .busy import bulk_write
 from .cache import club_version_bump
 from .errors import fail, make_fail
-from .import_files import ENCODING_LABELS, MAX_BYTES, FileProblem, Source, read_source
+from .import_files import (
+    ENCODING_LABELS,
+    MAX_BYTES,
+    WORKBOOK_KINDS,
+    FileProblem,
+    Source,
+    read_source,
+)
 from .names import clean_name
 from .players import clean_player_name
 from .ratings import ratings_lines_changed, ratings_replay
@@ -90,7 +97,16 @@ __all__ = [
 MAX_TABLE = 40
 MAX_NOTES = 200
 NAME_SEPARATORS = re.compile("[;；]")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# 2026-11-20, 2026/11/20, 2026/1/5, 2026.11.20 and 2026年11月20日: how Japanese spreadsheets and
+# people write a day; a time after the day (a workbook's midnight) is allowed.
+_DATE = re.compile(
+    r"^(\d{4})\s*(?:[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})|年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日)"
+    r"(?:[ T]0{1,2}:00(?::00)?)?$"
+)
+# A day written as Excel's serial number (a date cell saved as a plain number): 1 is 1900-01-01
+# in Excel's count, which counts a 29 February 1900 that never was, hence the 30 December base.
+_EXCEL_EPOCH = datetime.date(1899, 12, 30)
+_SERIALS = range(36526, 73051)  # 2000-01-01 … 2099-12-31: anything else is not taken for a day
 PROGRESS_EVERY = 2_000
 
 MESSAGES = {
@@ -106,7 +122,17 @@ MESSAGES = {
     "no_rows": N_("The file has a header but no results."),
     "column_count": N_("This line has %(found)s columns; the header has %(expected)s."),
     "required": N_("This column must not be empty."),
-    "date_invalid": N_("“%(value)s” is not a date: write YYYY-MM-DD, e.g. 2026-11-20."),
+    "date_invalid": N_(
+        "“%(value)s” is not a date: write YYYY-MM-DD or YYYY/MM/DD, e.g. 2026-11-20."
+    ),
+    "suit_shift_jis": N_(
+        "“%(value)s” is not a suit. This file was saved as Shift_JIS, which cannot hold ♠ ♥ ♦ ♣ "
+        "(Excel writes them as “?”): write the suit letters S, H, D or C instead."
+    ),
+    "card_shift_jis": N_(
+        "“%(value)s” is not a card. This file was saved as Shift_JIS, which cannot hold ♠ ♥ ♦ ♣ "
+        "(Excel writes them as “?”): write the suit letters, e.g. SA, H10, D3 or C2."
+    ),
     "number_invalid": N_("“%(value)s” is not a whole number of 0 or more."),
     "table_long": N_("A table label can be at most %(max)s characters."),
     "last_trick_invalid": N_("Write napoleon or allies (who won the last trick), not “%(value)s”."),
@@ -196,15 +222,22 @@ class _Row:
     definition: tuple[str, str] | None = None
     rules_name: str = ""
     notes: str = ""
+    # A cell outside the deal itself (date, table, notes…) is wrong: the row is still checked
+    # against its rules, so every error of the row is reported at once, but never imported.
+    broken: bool = False
 
 
 @dataclass
 class _Collector:
     names: dict[str, str] = field(default_factory=dict)  # player key -> display name
     problems: list[ImportProblem] = field(default_factory=list)
+    shift_jis: bool = False  # the file was read as Shift_JIS: suits must be letters
 
     def add(self, line: int, error: EfudaError, column: str | None = None) -> None:
         name = column or _FIELD_COLUMNS.get(error.field, error.field)
+        if self.shift_jis and error.code in ("invalid_suit", "invalid_card"):
+            code = "suit_shift_jis" if error.code == "invalid_suit" else "card_shift_jis"
+            error = _fail(error.field, code, **error.params)
         self.problems.append(ImportProblem(line, name, error_text(error, self.names)))
 
 
@@ -297,10 +330,14 @@ def _number(value: str, column: str) -> int:
 
 
 def _date(value: str) -> datetime.date:
-    text = value.strip()
+    text = unicodedata.normalize("NFKC", value).strip()
+    found = _DATE.match(text)
     try:
-        if _DATE.match(text):
-            return datetime.date.fromisoformat(text)
+        if found:
+            year, month, day = (int(g) for g in found.groups() if g is not None)
+            return datetime.date(year, month, day)
+        if text.isdigit() and int(text) in _SERIALS:
+            return _EXCEL_EPOCH + datetime.timedelta(days=int(text))
     except ValueError:
         pass
     raise _fail("date", "date_invalid", value=value)
@@ -414,6 +451,13 @@ def _daifugo_values(cells: dict, names: _Names, errors: list) -> tuple[tuple, di
     return order, {"forbidden": forbidden}
 
 
+# The cells a deal is scored from: when one of them cannot be read, the row is not scored.
+_DEAL_CELLS = frozenset({
+    "file", "players", "napoleon", "bid", "trump", "called", "adjutant", "honours", "discarded",
+    "last_trick", "order", "forbidden", "rules_preset", "rules_options",
+})  # fmt: skip
+
+
 def _row(line: int, cells: list[str], columns: list[str], game: str, names: _Names,
          found: _Collector) -> _Row | None:  # fmt: skip
     if len(cells) != len(columns):
@@ -428,9 +472,10 @@ def _row(line: int, cells: list[str], columns: list[str], game: str, names: _Nam
     definition, rules_name, notes = _session_columns(by_column, errors)
     for error, column in errors:
         found.add(line, error, column)
-    if errors:
-        return None
-    return _Row(line, day, table, rules, players, values, definition, rules_name, notes)
+    if any(column in _DEAL_CELLS for _error, column in errors) or not rules:
+        return None  # the deal itself cannot be read: nothing more to check
+    return _Row(line, day, table, rules, players, values, definition, rules_name, notes,
+                broken=bool(errors))  # fmt: skip
 
 
 # --- sessions and rule sets, read only -----------------------------------------------------------
@@ -500,13 +545,14 @@ def _rules_for(club: Club, code: str, game: str, cache: dict,
     return found
 
 
-def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector) -> dict:
+def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector,
+                    cache: dict) -> dict:  # fmt: skip
     """Group rows into sessions (date, table) in file order; resolve and check their rules."""
     sessions: dict[tuple, list[_Row]] = {}
     for row in rows:
         sessions.setdefault((row.date, row.table), []).append(row)
     existing = _existing_sessions(club, game, sessions)
-    resolved, cache = {}, {}
+    resolved = {}
     for (day, table), group in sessions.items():
         first = group[0]
         for row in group[1:]:
@@ -620,6 +666,28 @@ def _score_dry(game: str, resolved: dict, ids: dict[str, int], found: _Collector
             out.append(_Scored(row, data, outcome_dict(game, result),
                                line_specs(game, data, result)))  # fmt: skip
     return scored
+
+
+def _score_broken(club: Club, game: str, rows: list[_Row], ids: dict[str, int],
+                  found: _Collector, cache: dict) -> None:  # fmt: skip
+    """Rows with a wrong cell outside the deal (a date, a table…) are checked against their
+    rules too, alone (a Daifugō round without the round before it), so their other errors are
+    reported with the first; nothing of them is kept."""
+    for row in rows:
+        try:
+            plan = _rules_for(club, row.rules, game, cache, row.definition, row.rules_name)
+        except EfudaError as err:
+            found.add(row.line, err, _rules_column(err))
+            continue
+        twice = _duplicates(row.names)
+        if twice is not None:
+            column = "players" if game == Game.NAPOLEON else "order"
+            found.add(row.line, _fail(column, "name_twice", player=twice), column)
+            continue
+        try:
+            score(game, _deal_data(game, row, ids, plan.rules, None), plan.rules)
+        except EfudaError as err:
+            found.add(row.line, err)
 
 
 # --- writing ------------------------------------------------------------------------------------
@@ -851,14 +919,16 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
     if len(records) == 1:
         raise ImportFailed([_problem(2, "file", _fail("file", "no_rows"))])
     total = len(records) - 1
-    found = _Collector()
+    found = _Collector(shift_jis=source.kind == "cp932")
     names = _Names(club)
     parsed = []
     for done, (line, cells) in enumerate(records[1:], start=1):
         parsed.append(_row(line, cells, columns, game, names, found))
         if done % PROGRESS_EVERY == 0:
             progress("checking", done, total)
-    resolved = _check_sessions(club, game, [r for r in parsed if r is not None], found)
+    rows = [r for r in parsed if r is not None]
+    cache: dict = {}
+    resolved = _check_sessions(club, game, [r for r in rows if not r.broken], found, cache)
     ids = dict(names.ids)
     if not found.problems and names.new:
         ids.update(zip(names.new, bulk.reserve_ids(Player, len(names.new)), strict=True))
@@ -866,6 +936,7 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
         ids.update({name: -1 - i for i, name in enumerate(names.new)})
     found.names = {str(pid): name for name, pid in ids.items()}
     scored = _score_dry(game, resolved, ids, found, progress, total)
+    _score_broken(club, game, [r for r in rows if r.broken], ids, found, cache)
     if found.problems:
         raise ImportFailed(found.problems)
     progress("writing", total, total)
@@ -886,7 +957,7 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
     progress("done", total, total)
     label = (
         gettext(ENCODING_LABELS[source.kind]) % {"sheet": source.sheet}
-        if source.kind == "xlsx"
+        if source.kind in WORKBOOK_KINDS
         else gettext(ENCODING_LABELS[source.kind])
     )
     return ImportReport(

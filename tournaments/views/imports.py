@@ -38,7 +38,10 @@ from ..services.imports import (
 
 class ImportForm(forms.Form):
     file = forms.FileField(
-        label=_("CSV file (UTF-8 or Shift_JIS) or Excel workbook (.xlsx)"),
+        label=_(
+            "CSV file (UTF-8 or Shift_JIS), Excel workbook (.xlsx) or LibreOffice spreadsheet "
+            "(.ods)"
+        ),
         help_text=_("Napoleon deals or Daifugō rounds; the header row says which."),
     )
     sheet = forms.CharField(

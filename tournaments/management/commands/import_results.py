@@ -16,8 +16,8 @@ from tournaments.services.imports import ImportFailed, results_import
 
 class Command(BaseCommand):
     help = (
-        "Import Napoleon or Daifugō results from a CSV file (UTF-8 or Shift_JIS) or an .xlsx "
-        "workbook; nothing on any error."
+        "Import Napoleon or Daifugō results from a CSV file (UTF-8 or Shift_JIS), an .xlsx or .ods "
+        "spreadsheet; nothing on any error."
     )
 
     def add_arguments(self, parser):
