@@ -150,11 +150,18 @@ class InvitationForm(forms.Form):
 
 
 class ClaimForm(forms.Form):
-    player = forms.TypedChoiceField(label=_("I am"), coerce=int)
+    """Nobody is chosen until the person chooses: the list starts empty."""
+
+    player = forms.TypedChoiceField(
+        label=_("I am"), coerce=int,
+        error_messages={"required": _("Choose the player you are.")},
+    )  # fmt: skip
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [(p.pk, p.name) for p in players]
+        self.fields["player"].choices = [("", _("— choose your name —"))] + [
+            (p.pk, p.name) for p in players
+        ]
 
 
 class DisplayNameForm(forms.Form):

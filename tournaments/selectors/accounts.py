@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from django.db.models import F
 from django.utils import timezone
 
 from ..models import (
@@ -18,6 +19,7 @@ from ..models import (
     Player,
     PlayerClaim,
     PlayerMerge,
+    Role,
     ScoreLine,
 )
 from .sessions import ROLE_LABELS, _title_label
@@ -178,3 +180,34 @@ def my_summary(*, club: Club, player: Player, today: datetime.date) -> MySummary
     summary.recent = recent
     summary.last_session = recent[0].session if recent else None
     return summary
+
+
+@dataclass
+class ClubTools:
+    """What the club home offers the person looking at it: their role and, for owners, what
+    waits for them (claims to confirm, open invitations)."""
+
+    role: str | None
+    pending_claims: int = 0
+    open_invitations: int = 0
+
+    @property
+    def can_record(self) -> bool:
+        return self.role in (Role.OWNER, Role.SCOREKEEPER)
+
+    @property
+    def can_manage(self) -> bool:
+        return self.role == Role.OWNER
+
+
+def club_tools(*, club: Club, role: str | None) -> ClubTools:
+    tools = ClubTools(role=role)
+    if role == Role.OWNER:
+        tools.pending_claims = PlayerClaim.objects.filter(
+            club=club, status=ClaimStatus.PENDING
+        ).count()
+        tools.open_invitations = Invitation.objects.filter(
+            club=club, revoked_at__isnull=True, expires_at__gt=timezone.now(),
+            uses__lt=F("max_uses"),
+        ).count()  # fmt: skip
+    return tools

@@ -1,7 +1,11 @@
 """ "This is me": a member links their account to a player of the club; an owner confirms."""
 
+from django.conf import settings
+from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from core.i18n import N_
 
@@ -40,7 +44,39 @@ def player_claim(*, club: Club, user, player: Player) -> PlayerClaim:
     )
     if membership.role == Role.OWNER:
         claim = claim_confirm(claim=claim, by=user)
+    else:
+        owners = list(
+            Membership.objects.filter(club=club, role=Role.OWNER)
+            .exclude(user__email="")
+            .values_list("user__email", flat=True)
+        )
+        if owners:
+            transaction.on_commit(lambda: _tell_owners(claim, owners))
     return claim
+
+
+def _tell_owners(claim: PlayerClaim, addresses: list[str]) -> None:
+    """Mail the club's owners that someone waits for them (after the claim is committed). A
+    mail that cannot be sent leaves the claim as it is: the club home shows it anyway."""
+    club = claim.club
+    link = settings.SITE_URL + reverse("club_invitations", args=[club.slug]) + "#claims"
+    with translation.override(settings.LANGUAGE_CODE):
+        params = {"club": club.name, "user": claim.user.get_username(),
+                  "player": claim.player.name, "link": link}  # fmt: skip
+        subject = gettext("[efuda 絵札] %(club)s: %(user)s says they are %(player)s") % params
+        body = (
+            gettext(
+                "Hello from efuda, the scores of %(club)s.\n\n"
+                "%(user)s, a member of %(club)s, says they are the player “%(player)s”. "
+                "Once you confirm it, they see their own standing on the club's page.\n\n"
+                "Confirm or turn it down here:\n%(link)s\n"
+            )
+            % params
+        )
+    try:
+        send_mail(subject, body, None, addresses)
+    except OSError:  # the mail server is away: the claim waits on the page all the same
+        pass
 
 
 @transaction.atomic

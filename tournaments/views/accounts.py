@@ -184,6 +184,7 @@ def _render_me(request, club, *, claim_form=None, name_form=None, status=200):
         "player": sel.my_player(club=club, user=request.user),
         "pending": sel.my_pending_claim(club=club, user=request.user),
         "claim_form": claim_form or ClaimForm(players=players),
+        "has_players": players.exists(),
         "name_form": name_form or DisplayNameForm(
             initial={"display_name": membership.display_name if membership else ""}),
     }, status=status)  # fmt: skip

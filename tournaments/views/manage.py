@@ -26,6 +26,7 @@ from ..forms.entry import add_efuda_error
 from ..i18n import error_text
 from ..models import ClubRuleSet, Membership, Player, Role
 from ..permissions import club_for_request
+from ..selectors.accounts import club_tools
 from ..selectors.clubs import club_admin
 from ..services.clubs import club_create, club_update
 from ..services.members import member_add, member_remove, membership_role_change
@@ -41,6 +42,7 @@ def _render_manage(request, club, *, member_form=None, club_form=None, status=20
     admin = club_admin(club=club)
     return render(request, "tournaments/manage/home.html", {
         "club": club,
+        "tools": club_tools(club=club, role=Role.OWNER),
         "memberships": admin.memberships,
         "role_choices": Role.choices,
         "players": admin.players,
