@@ -169,11 +169,21 @@ class DisplayNameForm(forms.Form):
 
 
 class PlayerMergeForm(forms.Form):
-    keep = forms.TypedChoiceField(label=_("Keep"), coerce=int)
-    merge = forms.TypedChoiceField(label=_("Merge into it (and delete)"), coerce=int)
+    """Nobody is chosen until the owner chooses; ``confirm`` is set by the page that shows what
+    will move (the first press only shows it)."""
+
+    keep = forms.TypedChoiceField(
+        label=_("Keep"), coerce=int,
+        error_messages={"required": _("Choose the player to keep.")},
+    )  # fmt: skip
+    merge = forms.TypedChoiceField(
+        label=_("Merge into it (and delete)"), coerce=int,
+        error_messages={"required": _("Choose the player recorded under the wrong name.")},
+    )  # fmt: skip
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [(p.pk, p.name) for p in players]
+        choices = [("", _("— choose a player —"))] + [(p.pk, p.name) for p in players]
         self.fields["keep"].choices = choices
         self.fields["merge"].choices = choices

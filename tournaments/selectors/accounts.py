@@ -74,6 +74,17 @@ def club_pending_claims(*, club: Club) -> list[PlayerClaim]:
     )
 
 
+def club_decided_claims(*, club: Club, limit: int = 20) -> list[PlayerClaim]:
+    """The latest confirmed claims (an owner may undo one made by mistake) and undone ones."""
+    return list(
+        PlayerClaim.objects.filter(
+            club=club, status__in=[ClaimStatus.CONFIRMED, ClaimStatus.UNDONE]
+        )
+        .select_related("player", "user", "decided_by")
+        .order_by("-decided_at", "-id")[:limit]
+    )
+
+
 def unclaimed_players(*, club: Club):
     return club.players.filter(user__isnull=True).order_by("-active", "name")
 
@@ -109,7 +120,9 @@ def membership_history(*, club: Club, limit: int = HISTORY_ROWS) -> list[MemberE
 
 
 def club_merges(*, club: Club) -> list[PlayerMerge]:
-    return list(PlayerMerge.objects.filter(club=club).select_related("kept", "by")[:20])
+    return list(
+        PlayerMerge.objects.filter(club=club).select_related("kept", "by", "undone_by")[:20]
+    )
 
 
 def my_clubs(*, user) -> list[Membership]:

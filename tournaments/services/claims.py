@@ -18,6 +18,10 @@ MESSAGES = {
     "claim_player_taken": N_("“%(name)s” is already linked to another account."),
     "claim_already_linked": N_("You are already “%(name)s” in this club."),
     "claim_not_pending": N_("This claim has already been decided."),
+    "claim_not_confirmed": N_("Only a confirmed claim can be undone."),
+    "claim_link_changed": N_(
+        "“%(name)s” is no longer linked to this account: there is nothing to undo."
+    ),
 }
 
 _fail = make_fail(MESSAGES)
@@ -106,6 +110,29 @@ def claim_confirm(*, claim: PlayerClaim, by) -> PlayerClaim:
     PlayerClaim.objects.filter(player=player, status=ClaimStatus.PENDING).exclude(
         pk=claim.pk
     ).update(status=ClaimStatus.REJECTED, decided_by=by, decided_at=now)
+    return claim
+
+
+@transaction.atomic
+def claim_undo(*, claim: PlayerClaim, by) -> PlayerClaim:
+    """A confirmation made by mistake: the player is no longer linked to the account (the
+    player's and the claim's history keep both steps and who took them); the member may say
+    which player they are again."""
+    claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
+    if claim.status != ClaimStatus.CONFIRMED:
+        raise _fail("__all__", "claim_not_confirmed")
+    player = Player.objects.select_for_update().get(pk=claim.player_id)
+    if player.user_id != claim.user_id:
+        raise _fail("__all__", "claim_link_changed", name=player.name)
+    player.user = None
+    player._change_reason = f"claim {claim.pk} undone"
+    player._history_user = by
+    player.save()
+    claim.status = ClaimStatus.UNDONE
+    claim.decided_by = by
+    claim.decided_at = timezone.now()
+    claim._history_user = by
+    claim.save()
     return claim
 
 
