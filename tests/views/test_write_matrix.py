@@ -234,9 +234,8 @@ def _build_world():
     invitation = invitation_create(club=club, by=users[OWNER], role=MEMBER, max_uses=3, days=7)
     claim = player_claim(club=club, user=users[MEMBER], player=players[3])
     typo = [factories.PlayerFactory(club=club, name=name) for name in ("P9", "P9x")]
-    from tournaments.services.merge import player_merge
-
     from tournaments.services.claims import claim_confirm
+    from tournaments.services.merge import player_merge
 
     linked = factories.UserFactory(username="m-linked")
     factories.MembershipFactory(club=club, user=linked, role=MEMBER)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 import rules
@@ -231,7 +231,7 @@ def session_detail(session: GameSession) -> SessionDetail:
     ruleset = session.ruleset
     return SessionDetail(
         session=session, club=session.club, game=session.game,
-        ruleset_name=ruleset.name or ruleset.code,
+        ruleset_name=ruleset_label(ruleset),
         players=[(pid, names.get(str(pid), str(pid))) for pid in order],
         deals=rows, totals=table, winners=[r.name for r in table if r.is_winner],
         live_deals=sum(1 for d in deals if not d.is_deleted),
@@ -360,11 +360,19 @@ def preview_row(*, game: str, data: dict, outcome: dict, names: dict[str, str]) 
     return build(deal, names, [])
 
 
-def _ruleset_label(ruleset) -> str:
-    if ruleset.name:
+def ruleset_label(ruleset) -> str:
+    """A club rule set's name as every page shows it: its own name; a preset the club adopted
+    unchanged (named after the preset) in the page's language; else its code."""
+    preset = rules.PRESETS.get(ruleset.code) or rules.PRESETS.get(ruleset.preset)
+    if ruleset.name and (preset is None or ruleset.name != preset.name_ja):
         return ruleset.name
-    preset = rules.PRESETS.get(ruleset.code)
-    return gettext(preset.name_en) if preset is not None else ruleset.code
+    if preset is not None and (ruleset.name or ruleset.code == preset.code):
+        ja = (get_language() or "ja").startswith("ja")
+        return preset.name_ja if ja else gettext(preset.name_en)
+    return ruleset.name or ruleset.code
+
+
+_ruleset_label = ruleset_label
 
 
 def session_rule_choices(*, club: Club) -> list[tuple[str, list[tuple[str, str]]]]:

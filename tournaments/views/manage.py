@@ -164,10 +164,10 @@ def ruleset_edit_view(request, club_slug: str, pk=None):
         if form.is_valid() and request.POST.get("action") != "redraw":
             options = form.options()
             if not form.errors:
+                code = ruleset.code if ruleset else form.cleaned_data["code"]
                 try:
-                    ruleset_save(club=club, code=form.cleaned_data["code"],
-                                 preset=form.preset_code, options=options,
-                                 name=form.cleaned_data["name"])  # fmt: skip
+                    ruleset_save(club=club, code=code, preset=form.preset_code,
+                                 options=options, name=form.cleaned_data["name"])  # fmt: skip
                 except EfudaError as err:
                     add_efuda_error(form, err)
                 else:
@@ -181,9 +181,8 @@ def ruleset_edit_view(request, club_slug: str, pk=None):
             if preset == ruleset.preset:
                 initial |= RuleSetForm.initial_from_options(ruleset.options)
         form = RuleSetForm(initial=initial, preset=preset)
-    option_fields = [form[f"options.{spec.key}"] for spec in form.option_specs]
     return render(request, "tournaments/manage/ruleset.html", {
-        "club": club, "ruleset": ruleset, "form": form, "option_fields": option_fields,
+        "club": club, "ruleset": ruleset, "form": form,
         "preset": rules.PRESETS[form.preset_code],
     })  # fmt: skip
 
