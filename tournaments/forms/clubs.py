@@ -45,6 +45,8 @@ class ClubCreateForm(ClubForm):
     slug = forms.SlugField(
         label=_("Address"), max_length=50,
         help_text=_("Letters, digits and hyphens; the club's pages live at /c/<address>/."),
+        error_messages={"invalid": _("An address is letters, digits and hyphens, e.g. "
+                                     "napoleon-club.")},
     )  # fmt: skip
 
 

@@ -132,7 +132,7 @@ def import_job_execute(*, job_id: int) -> ImportJob:
             raise
         else:
             fields = {"status": ImportJob.Status.DONE, "report": {
-                "deals": report.deals, "redeals": report.redeals,
+                "game": report.game, "deals": report.deals, "redeals": report.redeals,
                 "sessions": len(report.sessions), "players": report.players_created,
                 "source": report.source}}  # fmt: skip
     _this_run(job_id, attempt).update(finished_at=timezone.now(), data=b"", done=1000,

@@ -175,6 +175,9 @@ _FIELD_COLUMNS = {"seats": "players", "card": "called", "preset": "rules",
 Progress = Callable[[str, int, int], None]
 
 
+WHOLE_FILE = ("file", "sheet")
+
+
 class ImportProblem(NamedTuple):
     """One error: the file's line number (header = 1), the column, the message."""
 
@@ -182,8 +185,18 @@ class ImportProblem(NamedTuple):
     field: str
     message: str
 
+    def where(self) -> str:
+        """Where to look, in words: a column by its name in the file's header; a problem of the
+        whole file or its header line by the line alone (``file`` is no column)."""
+        if self.field in WHOLE_FILE:
+            return gettext("line %(line)s") % {"line": self.line}
+        if self.field == "header":
+            return gettext("line %(line)s (the header)") % {"line": self.line}
+        return gettext("line %(line)s, column %(field)s") % {"line": self.line,
+                                                              "field": self.field}  # fmt: skip
+
     def __str__(self) -> str:
-        return gettext("line %(line)s, field %(field)s: %(message)s") % self._asdict()
+        return f"{self.where()}: {self.message}"
 
 
 class ImportFailed(Exception):  # noqa: N818 - an outcome, named as the spec names it

@@ -51,15 +51,18 @@ class ImportForm(forms.Form):
 
 
 def _success(report) -> str:
-    return (
-        gettext(
+    """What was imported, counted as the game counts: Napoleon deals (with their redeals),
+    Daifugō rounds (回戦)."""
+    if report.get("game") == "daifugo":
+        text = gettext(
+            "Imported %(deals)s Daifugō rounds in %(sessions)s sessions; %(players)s new players."
+        )
+    else:
+        text = gettext(
             "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s sessions; "
             "%(players)s new players."
         )
-        % report
-        + " "
-        + gettext("The file was read as %(source)s.") % report
-    )
+    return text % report + " " + gettext("The file was read as %(source)s.") % report
 
 
 @login_required
@@ -84,7 +87,8 @@ def results_import_view(request, club_slug: str):
             problems = failed.problems
         else:
             messages.success(request, _success({
-                "deals": report.deals, "redeals": report.redeals, "source": report.source,
+                "game": report.game, "deals": report.deals, "redeals": report.redeals,
+                "source": report.source,
                 "sessions": len(report.sessions), "players": report.players_created}))  # fmt: skip
             return redirect("manage_import", club_slug=club.slug)
     return render(request, "tournaments/imports/upload.html", {

@@ -63,9 +63,16 @@ class Command(BaseCommand):
                 ) % {"count": len(lines)}
                 raise CommandError("\n".join([*lines, summary])) from None
             self.stdout.write(
-                gettext(
-                    "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s sessions "
-                    "into club %(club)s; %(players)s new players."
+                (
+                    gettext(
+                        "Imported %(deals)s Daifugō rounds in %(sessions)s sessions into club "
+                        "%(club)s; %(players)s new players."
+                    )
+                    if report.game == "daifugo"
+                    else gettext(
+                        "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s "
+                        "sessions into club %(club)s; %(players)s new players."
+                    )
                 )
                 % {
                     "deals": report.deals,
