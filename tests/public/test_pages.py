@@ -125,7 +125,8 @@ def test_player_page_has_charts_and_bid_record(client, public_club, history):
     taro = history["players"][0]
     response = client.get(url("player_detail", public_club, taro.id))
     html = response.content.decode()
-    assert html.count("<svg") == 4  # points: cumulative, monthly; ratings: one per game
+    # points: cumulative, monthly; ratings: one per game; each drawn for a phone and wider
+    assert html.count("<svg") == 8
     assert "2026-10" in html and "2026-11" in html
     stats = response.context["stats"]
     assert [(b.label, b.deals, b.wins) for b in stats.by_bid] == [("13", 2, 1)]

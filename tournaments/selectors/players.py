@@ -49,6 +49,11 @@ class PlayerStats:
     months: dict[str, list[MonthRow]] = field(default_factory=dict)  # game -> by month
     by_bid: list[BidRow] = field(default_factory=list)
     by_trump: list[BidRow] = field(default_factory=list)
+    # The months shown: the latest MONTHS_SHOWN by default (``since`` the first of them, with
+    # ``earlier`` months left out), or all of them when asked for.
+    since: str = ""
+    earlier: bool = False
+    all_months: bool = False
 
     @property
     def games(self) -> list[str]:
@@ -86,25 +91,36 @@ def _month_index(month: str) -> int:
     return int(month[:4]) * 12 + int(month[5:7]) - 1
 
 
-def player_stats(*, player: Player) -> PlayerStats:
+def player_stats(*, player: Player, all_months: bool = False) -> PlayerStats:
     """Two small queries: the all-time and latest months' rows, and the bid record.
-    Cumulative points count back from the all-time total, so the window needs no history."""
-    stats = PlayerStats(player=player)
+    Cumulative points count back from the all-time total, so the window needs no history.
+    ``all_months`` reads every month (one row per month played: still small)."""
+    stats = PlayerStats(player=player, all_months=all_months)
     rows = (
         StandingAggregate.objects.filter(player=player, deals__gt=0)
         .filter(Q(period="all") | Q(period__contains="-"))
         .order_by("-period")  # "all" sorts before "YYYY-MM" descending
-        .values("game", "period", *_FIELDS)[: (MONTHS_SHOWN + 1) * len(Game.values)]
+        .values("game", "period", *_FIELDS)
     )
+    if not all_months:
+        rows = rows[: (MONTHS_SHOWN + 1) * len(Game.values) + 1]
     recent = []
     for row in rows:
         if row["period"] == "all":
             stats.totals[row["game"]] = row
         else:
             recent.append((row["game"], row["period"], row["points"], row["deals"]))
-    if recent:
+    if recent and not all_months:
         newest = _month_index(recent[0][1])
-        recent = [r for r in recent if newest - _month_index(r[1]) < MONTHS_SHOWN]
+        kept = [r for r in recent if newest - _month_index(r[1]) < MONTHS_SHOWN]
+        # Months left out of the window (or beyond the rows read): the page says so.
+        stats.earlier = len(kept) < len(recent) or any(
+            (stats.totals.get(g) or {}).get("deals", 0) > sum(r[3] for r in kept if r[0] == g)
+            for g in stats.totals
+        )
+        recent = kept
+    if recent:
+        stats.since = min(r[1] for r in recent)
     months: dict[str, list[MonthRow]] = defaultdict(list)
     for game, period, points, deals in recent:
         months[game].append(MonthRow(period, game, points, deals))

@@ -130,7 +130,8 @@ def standings_view(
 def player_detail_view(request, club_slug: str, player_id: int):
     club = club_for_request(request, club_slug)
     player = get_object_or_404(Player, club=club, pk=player_id)
-    stats = player_stats(player=player)
+    all_months = request.GET.get("months") == "all"
+    stats = player_stats(player=player, all_months=all_months)
     cumulative, monthly = charts.player_charts(stats)
     rating_charts = [
         (Game(c.game).label, reverse("ratings", args=[club.slug, c.game]), c.current,
