@@ -104,7 +104,7 @@ class _Frame:
 
     def __init__(self, svg: _Svg, values: Sequence[float], left=None, right=12, top=30,
                  bottom=66):  # fmt: skip
-        left = left if left is not None else (40 if svg.width < WIDTH else 52)
+        left = left if left is not None else 54  # room for the first rotated date
         self.left, self.right = left, svg.width - right
         self.top, self.bottom = top, svg.height - bottom
         self.ticks = nice_ticks(min(values, default=0), max(values, default=0))

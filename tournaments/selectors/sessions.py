@@ -367,9 +367,13 @@ def ruleset_label(ruleset) -> str:
     if ruleset.name and (preset is None or ruleset.name != preset.name_ja):
         return ruleset.name
     if preset is not None and (ruleset.name or ruleset.code == preset.code):
-        ja = (get_language() or "ja").startswith("ja")
-        return preset.name_ja if ja else gettext(preset.name_en)
+        return preset_name(preset)
     return ruleset.name or ruleset.code
+
+
+def preset_name(preset) -> str:
+    """A preset's name in the page's language (the Japanese one is the clubs' own)."""
+    return preset.name_ja if (get_language() or "ja").startswith("ja") else gettext(preset.name_en)
 
 
 _ruleset_label = ruleset_label
@@ -392,7 +396,7 @@ def session_rule_choices(*, club: Club) -> list[tuple[str, list[tuple[str, str]]
         have = {code for code, _label in choices}
         for code, preset in rules.PRESETS.items():
             if preset.game == game and code not in have and code not in same_as_preset:
-                choices.append((code, gettext(preset.name_en)))
+                choices.append((code, preset_name(preset)))
         if choices:
             groups.append((str(label), choices))
     return groups
