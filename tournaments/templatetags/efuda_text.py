@@ -9,6 +9,8 @@ red suits print red (the colour is in efuda.css and the PDF stylesheet).
 marked ``lang="ja"`` and followed by a short English gloss: 独り立ち (solo).
 
 ``{{ points|signed }}``: points with their sign as the pages print them (+2, -1, 0; 0.00).
+
+``{{ session.ruleset|ruleset_name }}``: a club rule set by the name every page uses.
 """
 
 import re
@@ -70,3 +72,11 @@ def signed(value) -> str:
     except (TypeError, ValueError):
         return str(value)
     return f"{number:+.2f}" if number else "0.00"
+
+
+@register.filter
+def ruleset_name(ruleset) -> str:
+    """A club rule set's name as every page shows it (``selectors.sessions.ruleset_label``)."""
+    from ..selectors.sessions import ruleset_label
+
+    return ruleset_label(ruleset) if ruleset is not None else ""

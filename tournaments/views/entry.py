@@ -22,13 +22,7 @@ from ..forms.entry import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
 from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Role
 from ..permissions import club_for_request
-from ..selectors.sessions import (
-    deal_history,
-    preview_row,
-    previous_players,
-    ruleset_label,
-    session_detail,
-)
+from ..selectors.sessions import deal_history, preview_row, previous_players, session_detail
 from ..services.deals import deal_delete, deal_preview, deal_record, deal_restore, deal_update
 from ..services.players import player_get_or_create
 from ..services.scoring_bridge import outcome_dict
@@ -200,8 +194,6 @@ def entry_context(
         "session": session,
         "form": form,
         "ruleset": form.ruleset,
-        # the club rule set's name, as the session page and the sheets show it
-        "ruleset_name": ruleset_label(session.ruleset),
         "preview": row,
         "pending": form.pending,
         "refusal": form.refusal,
