@@ -3,16 +3,23 @@
 - ``axes_username``: one user name for axes whether the login form was given a user name or an
   e-mail address, so both spellings count towards the same lock (user name + address).
 - ``AccountAdapter``: after login, sign-up or e-mail confirmation, a pending invitation (kept in
-  the session by the invitation page) takes the person back to it.
+  the session by the invitation page) takes the person back to it. The confirmation mail's link
+  carries the invitation too (``?next=/invite/<token>/``), so it survives the mail being opened
+  in another browser or on another phone, where the session knows nothing of it. Mails greet
+  from efuda, not from the server's host and port, and name the club of the invitation.
 - ``EmailVerificationStage``: accounts made outside sign-up (by an administrator with
   ``createsuperuser`` or the admin, the demo users) have no e-mail address on allauth's record;
   they log in as before rather than being locked out. Everyone who signs up (and so has an
   address on record) verifies it before the first login.
 """
 
+from urllib.parse import urlencode
+
 from allauth.account import stages
 from allauth.account.adapter import DefaultAccountAdapter
 from django.urls import reverse
+
+SITE_NAME = "efuda 絵札"
 
 INVITATION_SESSION_KEY = "efuda_invitation"
 
@@ -39,6 +46,15 @@ def axes_username(request, credentials=None) -> str | None:
     return username
 
 
+def _pending_invitation(request):
+    token = request.session.get(INVITATION_SESSION_KEY) if hasattr(request, "session") else None
+    if not token:
+        return None
+    from .selectors.accounts import invitation_by_token
+
+    return invitation_by_token(token)
+
+
 def pending_invitation_url(request) -> str | None:
     token = request.session.get(INVITATION_SESSION_KEY) if hasattr(request, "session") else None
     if not token:
@@ -58,6 +74,27 @@ class AccountAdapter(DefaultAccountAdapter):
             if address:
                 return address
         return super().get_client_ip(request)
+
+    def format_email_subject(self, subject: str) -> str:
+        return f"[{SITE_NAME}] {subject}"
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """Every account mail knows the site's name and, when the person came through an
+        invitation, the club it is for (the templates in templates/account/email/ say so)."""
+        context = {"site_name": SITE_NAME, **context}
+        invitation = _pending_invitation(getattr(self, "request", None))
+        if invitation is not None:
+            context.setdefault("club_name", invitation.club.name)
+        super().send_mail(template_prefix, email, context)
+
+    def get_email_confirmation_url(self, request, emailconfirmation):
+        """The confirmation link takes a pending invitation along: opened in another browser,
+        confirming leads to the invitation, not to the site's front page."""
+        url = super().get_email_confirmation_url(request, emailconfirmation)
+        invitation = pending_invitation_url(request) if request is not None else None
+        if invitation:
+            url += ("&" if "?" in url else "?") + urlencode({"next": invitation})
+        return url
 
     def get_login_redirect_url(self, request):
         return pending_invitation_url(request) or super().get_login_redirect_url(request)

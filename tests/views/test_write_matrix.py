@@ -65,6 +65,8 @@ WRITE_VIEWS = {
     "claim_confirm": OWNER,
     "claim_reject": OWNER,
     "player_merge": OWNER,
+    "claim_undo": OWNER,
+    "player_merge_undo": OWNER,
     "player_claim": MEMBER,
     "display_name": MEMBER,
 }
@@ -237,6 +239,17 @@ def _build_world():
     invitation = invitation_create(club=club, by=users[OWNER], role=MEMBER, max_uses=3, days=7)
     claim = player_claim(club=club, user=users[MEMBER], player=players[3])
     typo = [factories.PlayerFactory(club=club, name=name) for name in ("P9", "P9x")]
+    from tournaments.services.claims import claim_confirm
+    from tournaments.services.merge import player_merge
+
+    linked = factories.UserFactory(username="m-linked")
+    factories.MembershipFactory(club=club, user=linked, role=MEMBER)
+    linked_player = factories.PlayerFactory(club=club, name="P7")
+    owners_claim = claim_confirm(
+        claim=player_claim(club=club, user=linked, player=linked_player), by=users[OWNER]
+    )
+    twice = [factories.PlayerFactory(club=club, name=name) for name in ("P8", "P8x")]
+    merged = player_merge(club=club, keep=twice[0], merge=twice[1], by=users[OWNER])
     from tournaments.models import ImportJob
 
     stopped = ImportJob.objects.create(  # its worker stopped: the owner may start it again
@@ -291,7 +304,9 @@ def _build_world():
         "invitation_reissue": ({"pk": invitation.pk}, {}),
         "claim_confirm": ({"pk": claim.pk}, {}),
         "claim_reject": ({"pk": claim.pk}, {}),
-        "player_merge": ({}, {"keep": typo[0].pk, "merge": typo[1].pk}),
+        "player_merge": ({}, {"keep": typo[0].pk, "merge": typo[1].pk, "confirm": "1"}),
+        "claim_undo": ({"pk": owners_claim.pk}, {}),
+        "player_merge_undo": ({"pk": merged.pk}, {}),
         "player_claim": ({}, {"player": players[2].pk}),
         "display_name": ({}, {"display_name": "たろう"}),
     }

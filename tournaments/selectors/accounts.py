@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from django.db.models import F
 from django.utils import timezone
 
 from ..models import (
@@ -18,6 +19,7 @@ from ..models import (
     Player,
     PlayerClaim,
     PlayerMerge,
+    Role,
     ScoreLine,
 )
 from .sessions import ROLE_LABELS, _title_label
@@ -72,6 +74,17 @@ def club_pending_claims(*, club: Club) -> list[PlayerClaim]:
     )
 
 
+def club_decided_claims(*, club: Club, limit: int = 20) -> list[PlayerClaim]:
+    """The latest confirmed claims (an owner may undo one made by mistake) and undone ones."""
+    return list(
+        PlayerClaim.objects.filter(
+            club=club, status__in=[ClaimStatus.CONFIRMED, ClaimStatus.UNDONE]
+        )
+        .select_related("player", "user", "decided_by")
+        .order_by("-decided_at", "-id")[:limit]
+    )
+
+
 def unclaimed_players(*, club: Club):
     return club.players.filter(user__isnull=True).order_by("-active", "name")
 
@@ -107,7 +120,9 @@ def membership_history(*, club: Club, limit: int = HISTORY_ROWS) -> list[MemberE
 
 
 def club_merges(*, club: Club) -> list[PlayerMerge]:
-    return list(PlayerMerge.objects.filter(club=club).select_related("kept", "by")[:20])
+    return list(
+        PlayerMerge.objects.filter(club=club).select_related("kept", "by", "undone_by")[:20]
+    )
 
 
 def my_clubs(*, user) -> list[Membership]:
@@ -178,3 +193,34 @@ def my_summary(*, club: Club, player: Player, today: datetime.date) -> MySummary
     summary.recent = recent
     summary.last_session = recent[0].session if recent else None
     return summary
+
+
+@dataclass
+class ClubTools:
+    """What the club home offers the person looking at it: their role and, for owners, what
+    waits for them (claims to confirm, open invitations)."""
+
+    role: str | None
+    pending_claims: int = 0
+    open_invitations: int = 0
+
+    @property
+    def can_record(self) -> bool:
+        return self.role in (Role.OWNER, Role.SCOREKEEPER)
+
+    @property
+    def can_manage(self) -> bool:
+        return self.role == Role.OWNER
+
+
+def club_tools(*, club: Club, role: str | None) -> ClubTools:
+    tools = ClubTools(role=role)
+    if role == Role.OWNER:
+        tools.pending_claims = PlayerClaim.objects.filter(
+            club=club, status=ClaimStatus.PENDING
+        ).count()
+        tools.open_invitations = Invitation.objects.filter(
+            club=club, revoked_at__isnull=True, expires_at__gt=timezone.now(),
+            uses__lt=F("max_uses"),
+        ).count()  # fmt: skip
+    return tools

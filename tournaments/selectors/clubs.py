@@ -74,7 +74,18 @@ def club_admin(*, club: Club) -> ClubAdmin:
 
 
 def club_rulesets(*, club: Club) -> list[ClubRuleSet]:
-    return list(ClubRuleSet.objects.filter(club=club).order_by("code"))
+    """The club's rule sets, each with ``label`` (its name as every page shows it) and
+    ``preset_label`` (the preset it starts from, in words)."""
+    import rules
+
+    from .sessions import preset_name, ruleset_label
+
+    found = list(ClubRuleSet.objects.filter(club=club).order_by("code"))
+    for ruleset in found:
+        ruleset.label = ruleset_label(ruleset)
+        preset = rules.PRESETS.get(ruleset.preset)
+        ruleset.preset_label = preset_name(preset) if preset else ruleset.preset
+    return found
 
 
 def upcoming_tournaments(*, club: Club, user, today: datetime.date) -> list[Tournament]:

@@ -120,6 +120,17 @@ class RatingsPage:
     show_all: bool
     min_deals: int = MIN_DEALS
 
+    @property
+    def status(self) -> str:
+        """What the page says, one thing at a time: ``none`` (no rated deal yet),
+        ``all_hidden`` (deals are rated, but every player has fewer than ``min_deals``, hidden
+        until asked for) or ``shown``."""
+        if self.state is None or not self.state.deals:
+            return "none"
+        if not self.rows and self.hidden:
+            return "all_hidden"
+        return "shown"
+
 
 def ratings_page(*, club, game: str, show_all: bool = False) -> RatingsPage:
     """The club's current ratings, best conservative score first (one row per player)."""
@@ -145,7 +156,9 @@ def ratings_page(*, club, game: str, show_all: bool = False) -> RatingsPage:
                 sigma=sigma,
                 deals=deals,
                 last_played=last,
-                provisional=sigma > PROVISIONAL_SIGMA,
+                # Judged on the ± the page shows (one decimal): two players shown ±3.5 are
+                # both provisional or both not.
+                provisional=round(sigma, 1) > PROVISIONAL_SIGMA,
             )  # fmt: skip
         )
     return RatingsPage(game=game, state=state, rows=rows, hidden=hidden, show_all=show_all)

@@ -12,6 +12,7 @@ MESSAGES = {
     "session_exists": N_("There is already a %(game)s session at table “%(table)s” on %(date)s."),
     "ruleset_unknown": N_("“%(code)s” is neither a rule set of this club nor a preset."),
     "ruleset_game": N_("Rule set “%(code)s” is for %(expected)s, not %(game)s."),
+    "ruleset_name_needed": N_("Give the rule set a name, e.g. ハウスルール."),
     "deal_stale": N_(
         "This deal was changed by %(user)s at %(time)s while you were editing it "
         "(now: %(summary)s). Reload it and make your change again."

@@ -1,8 +1,9 @@
-"""Read the files clubs really have into numbered rows: CSV in UTF-8 or Shift_JIS, or .xlsx.
+"""Read the files clubs really have into numbered rows: CSV in UTF-8 or Shift_JIS, .xlsx or .ods.
 
 A CSV file is read as UTF-8 first (with or without a byte-order mark), then as CP932 (the
 Shift_JIS that Japanese Excel writes for “CSV (コンマ区切り)”); the report says which. An Excel
-workbook (.xlsx) is read directly: the first sheet, or the one named. Either way the result is
+workbook (.xlsx) is read directly (openpyxl), and so is a LibreOffice/OpenOffice spreadsheet
+(.ods, python-calamine): the first sheet, or the one named. Either way the result is
 the same list of ``(line number, cells)``: line numbers are the file's lines or the sheet's rows,
 so a message points at what the owner sees in the spreadsheet.
 """
@@ -35,6 +36,10 @@ MESSAGES = {
     ),
     "not_csv": N_("This line cannot be read as CSV: %(detail)s."),
     "not_xlsx": N_("The workbook cannot be read: save it again as an Excel workbook (.xlsx)."),
+    "not_ods": N_(
+        "The spreadsheet cannot be read: save it again as an OpenDocument spreadsheet (.ods) "
+        "or an Excel workbook (.xlsx)."
+    ),
     "sheet_unknown": N_("The workbook has no sheet “%(sheet)s” (it has %(sheets)s)."),
 }
 fail = make_fail(MESSAGES)
@@ -44,7 +49,9 @@ ENCODING_LABELS = {
     "utf-8-sig": N_("UTF-8 with a byte-order mark"),
     "cp932": N_("Shift_JIS (CP932)"),
     "xlsx": N_("Excel workbook, sheet “%(sheet)s”"),
+    "ods": N_("OpenDocument spreadsheet, sheet “%(sheet)s”"),
 }
+WORKBOOK_KINDS = ("xlsx", "ods")
 
 
 class FileProblem(Exception):  # noqa: N818 - carries the one problem that stops reading
@@ -68,6 +75,8 @@ def read_source(data: bytes | str, *, filename: str = "", sheet: str = "") -> So
         return Source("utf-8", _csv_records(data.lstrip("\ufeff")))
     if len(data) > MAX_BYTES:
         raise FileProblem(1, fail("file", "too_big", max=MAX_BYTES // 2**20))
+    if _is_ods(data, filename):
+        return _ods(data, sheet)
     if data.startswith(XLSX_MAGIC) or filename.lower().endswith((".xlsx", ".xlsm")):
         return _xlsx(data, sheet)
     kind, text = _decode(data)
@@ -178,3 +187,52 @@ def _pad(records: list[tuple[int, list[str]]]) -> None:
     for _line, cells in records[1:]:
         if len(cells) < width:
             cells.extend([""] * (width - len(cells)))
+
+
+# --- OpenDocument spreadsheets (.ods) -------------------------------------------------------------
+
+ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
+
+
+def _is_ods(data: bytes, filename: str) -> bool:
+    """An .ods file is a zip whose first entry, stored uncompressed, is ``mimetype``."""
+    if filename.lower().endswith((".ods", ".fods")):
+        return True
+    return (
+        data.startswith(XLSX_MAGIC)
+        and data[30:38] == b"mimetype"
+        and (ODS_MIMETYPE in data[38:120])
+    )
+
+
+def _ods(data: bytes, sheet: str) -> Source:
+    """An OpenDocument spreadsheet, read as a workbook is: the first sheet or the one named,
+    row numbers as LibreOffice shows them, dates as dates, formulas by their computed value."""
+    from python_calamine import CalamineError, CalamineWorkbook  # only for .ods files
+
+    try:
+        book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+        names = list(book.sheet_names)
+    except (CalamineError, ValueError, OSError, TypeError):
+        raise FileProblem(1, fail("file", "not_ods")) from None
+    if sheet and sheet not in names:
+        raise FileProblem(1, fail("sheet", "sheet_unknown", sheet=sheet, sheets="、".join(names)))
+    if not names:
+        raise FileProblem(1, fail("file", "empty_file"))
+    chosen = sheet or names[0]
+    try:
+        # From the sheet's first row and column, so line numbers are the sheet's own.
+        rows = book.get_sheet_by_name(chosen).to_python(skip_empty_area=False)
+    except (CalamineError, ValueError, OSError, TypeError):
+        raise FileProblem(1, fail("file", "not_ods")) from None
+    records = []
+    for number, values in enumerate(rows, start=1):
+        cells = [_cell(v) for v in values]
+        while cells and not cells[-1].strip():
+            cells.pop()
+        if any(c.strip() for c in cells):
+            records.append((number, cells))
+            if len(records) > MAX_ROWS:
+                raise FileProblem(number, fail("file", "too_many_rows", max=MAX_ROWS))
+    _pad(records)
+    return Source("ods", records, chosen)

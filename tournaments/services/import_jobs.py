@@ -147,7 +147,7 @@ def import_job_execute(*, job_id: int) -> ImportJob:
         done = _this_run(job_id, attempt).filter(status=ImportJob.Status.RUNNING).update(
             status=ImportJob.Status.DONE, finished_at=timezone.now(), data=b"", done=1000,
             total=1000, report={
-                "deals": report.deals, "redeals": report.redeals,
+                "game": report.game, "deals": report.deals, "redeals": report.redeals,
                 "sessions": len(report.sessions), "players": report.players_created,
                 "source": report.source},
         )  # fmt: skip

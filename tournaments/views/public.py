@@ -12,8 +12,8 @@ from django.views.decorators.http import require_safe
 
 from .. import charts
 from ..models import Club, Game, Player, Role
-from ..permissions import can_record, club_for_request, has_role
-from ..selectors.accounts import my_player, my_summary
+from ..permissions import can_record, club_for_request, club_role, has_role
+from ..selectors.accounts import club_tools, my_pending_claim, my_player, my_summary
 from ..selectors.clubs import club_home
 from ..selectors.players import player_stats
 from ..selectors.ratings import rating_curves, ratings_page
@@ -66,8 +66,12 @@ def club_home_view(request, club_slug: str):
             "club": club,
             "home": home,
             "can_record": can_record(request.user, club),
+            # The tools of an owner or a scorekeeper (what waits for an owner, counted).
+            "tools": club_tools(club=club, role=club_role(request.user, club)),
             # "my standing" for a logged-in member linked to a player of the club
             "me": me,
+            # a "this is me" waiting for an owner: said, not asked again
+            "pending_claim": None if player else my_pending_claim(club=club, user=request.user),
             "me_rows": [
                 (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
             ]
@@ -126,7 +130,8 @@ def standings_view(
 def player_detail_view(request, club_slug: str, player_id: int):
     club = club_for_request(request, club_slug)
     player = get_object_or_404(Player, club=club, pk=player_id)
-    stats = player_stats(player=player)
+    all_months = request.GET.get("months") == "all"
+    stats = player_stats(player=player, all_months=all_months)
     cumulative, monthly = charts.player_charts(stats)
     rating_charts = [
         (Game(c.game).label, reverse("ratings", args=[club.slug, c.game]), c.current,
