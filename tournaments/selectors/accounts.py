@@ -22,6 +22,7 @@ from ..models import (
 )
 from .sessions import ROLE_LABELS, _title_label
 from .standings import Period, StandingRow, standings
+from .visibility import Visibility
 
 RECENT_DEALS = 10
 HISTORY_ROWS = 50
@@ -151,23 +152,27 @@ class MySummary:
     recent: list[ScoreLine] = field(default_factory=list)
 
 
-def my_summary(*, club: Club, player: Player, today: datetime.date) -> MySummary:
-    """My standing this month (each game), my last session and my latest score lines."""
+def my_summary(
+    *, club: Club, player: Player, visibility: Visibility, today: datetime.date
+) -> MySummary:
+    """My standing this month (each game), my last session and my latest score lines, as far
+    as I may see them (``visibility``: a frozen round stays hidden from its players too)."""
     month = Period.this_month(today)
     summary = MySummary(player=player, month=month)
     for game in Game.values:
-        rows = standings(club=club, game=game, period=month).rows
+        rows = standings(club=club, game=game, period=month, visibility=visibility).rows
         summary.standing[game] = next((r for r in rows if r.player_id == player.id), None)
         summary.ranked[game] = len(rows)
     # Per game along the (player, game, date) index, newest first: a few rows however long
     # the player's history.
     recent = []
     for game in Game.values:
-        recent += (
-            ScoreLine.objects.filter(player=player, game=game)
-            .select_related("session", "deal")
-            .order_by("-date", "-deal_id")[:RECENT_DEALS]
-        )
+        lines = ScoreLine.objects.filter(player=player, game=game)
+        if not visibility.everything:
+            lines = lines.exclude(session_id__in=visibility.hidden_sessions())
+        recent += lines.select_related("session", "deal").order_by("-date", "-deal_id")[
+            :RECENT_DEALS
+        ]
     recent.sort(key=lambda line: (line.date, line.deal_id), reverse=True)
     recent = recent[:RECENT_DEALS]
     for line in recent:

@@ -17,7 +17,15 @@ from .common import (
     TIMER_MAX_MINUTES,
 )
 from .entries import entry_add, entry_check_in, entry_drop, entry_undrop, tournament_create
-from .pins import pin_check, pin_digest, pin_issue, pin_issue_all, pin_normalize, pin_revoke
+from .pins import (
+    pin_check,
+    pin_digest,
+    pin_issue,
+    pin_issue_all,
+    pin_normalize,
+    pin_revoke,
+    pin_unknown_tournament,
+)
 from .rounds import playing_ids, round_draw, round_finish, round_start, round_swap, table_label
 from .staff import (
     tournament_freeze_set,
@@ -33,8 +41,8 @@ __all__ = [
     "PIN_FAILURE_WINDOW", "TIMER_MAX_MINUTES",
     "adjustment_add", "adjustment_delete", "deal_confirm", "deal_dispute", "entry_add",
     "entry_check_in", "entry_drop", "entry_undrop", "pin_check", "pin_digest", "pin_issue",
-    "pin_issue_all", "pin_normalize", "pin_revoke", "playing_ids", "round_draw", "round_finish",
-    "round_start",
+    "pin_issue_all", "pin_normalize", "pin_revoke", "pin_unknown_tournament", "playing_ids",
+    "round_draw", "round_finish", "round_start",
     "round_swap", "table_deal_record", "table_label", "timer_start", "timer_stop",
     "tournament_create", "tournament_freeze_set", "tournament_staff_add",
     "tournament_staff_remove", "tournament_standings_reveal",

@@ -9,6 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from core.errors import EfudaError
+
 from ...models import (
     PinAttempt,
     Tournament,
@@ -85,6 +87,12 @@ def _failures(tournament: Tournament, address: str, entry: TournamentEntry | Non
     if entry is not None and entry.pin_issued_at is not None:
         attempts = attempts.filter(created_at__gte=entry.pin_issued_at)  # a new PIN: new count
     return attempts.count()
+
+
+def pin_unknown_tournament() -> EfudaError:
+    """What a PIN typed for a tournament that does not exist gets: the wrong PIN's message
+    (an unknown tournament and a private one answer alike; nothing is stored)."""
+    return _fail("pin", "pin_wrong")
 
 
 def pin_check(
