@@ -68,16 +68,11 @@ def pending_invitation_url(request) -> str | None:
 
 class AccountAdapter(DefaultAccountAdapter):
     def get_client_ip(self, request):
-        """The address allauth's rate limits count by: the same one axes uses (behind the proxy,
-        X-Real-IP; see config/settings/production.py)."""
-        from django.conf import settings
+        """The address allauth's rate limits count by: the same one axes and the PIN throttle
+        use (forwarding headers believed only from TRUSTED_PROXIES: client_ip.py)."""
+        from .client_ip import client_address
 
-        address_of = getattr(settings, "AXES_CLIENT_IP_CALLABLE", None)
-        if callable(address_of):
-            address = address_of(request)
-            if address:
-                return address
-        return super().get_client_ip(request)
+        return client_address(request) or super().get_client_ip(request)
 
     def send_account_already_exists_mail(self, email: str) -> None:
         """A sign-up with a known address: the mail to its owner, and the work a new account

@@ -211,6 +211,12 @@ AXES_LOCKOUT_TEMPLATE = "account/lockout.html"
 # allauth's login form calls the field "login" and passes {"username": ...} or {"email": ...}:
 # one callable gives axes the account's user name for either, so both count towards one lock.
 AXES_USERNAME_CALLABLE = "tournaments.accounts.axes_username"
+# The client's address for axes, allauth's rate limits and the PIN throttle: forwarding headers
+# are believed only from these senders (addresses or networks, comma-separated; "*" for every
+# sender, which check --deploy warns about). None here: the sender is the client
+# (runserver, tests). Production defaults to the local proxy (production.py, docs/deploy.md).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+AXES_CLIENT_IP_CALLABLE = "tournaments.client_ip.client_address"
 
 # The absolute address of the site: QR codes and e-mailed links.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")

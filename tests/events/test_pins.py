@@ -2,7 +2,6 @@
 login rate limiting uses, X-Real-IP from nginx) and per entry guessed; nobody can lock the
 tournament; full-width digits work; a table's QR address leads to its PIN form."""
 
-import ast
 import pathlib
 import re
 
@@ -16,23 +15,18 @@ from tournaments.services import events as svc
 pytestmark = pytest.mark.django_db
 
 
-def production_client_ip():
-    """``axes_client_ip`` exactly as config/settings/production.py defines it (the module
-    itself refuses to load with the test settings' key, so only the function is taken)."""
+def production_trusted_proxies() -> list[str]:
+    """``TRUSTED_PROXIES`` as config/settings/production.py defaults it (nginx on this
+    machine); the module itself refuses to load with the test settings' key."""
     path = pathlib.Path(__file__).resolve().parents[2] / "config" / "settings" / "production.py"
-    tree = ast.parse(path.read_text())
-    (func,) = [
-        n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "axes_client_ip"
-    ]
-    namespace: dict = {}
-    exec(compile(ast.Module(body=[func], type_ignores=[]), str(path), "exec"), namespace)
-    return namespace["axes_client_ip"]
+    found = re.search(r'env_list\("TRUSTED_PROXIES", "([^"]*)"\)', path.read_text())
+    return found.group(1).split(",")
 
 
 @pytest.fixture
 def behind_proxy():
-    """The production settings' client-address function, as nginx in deploy/ drives it."""
-    with override_settings(AXES_CLIENT_IP_CALLABLE=production_client_ip()):
+    """The production settings' trusted proxies, as nginx in deploy/ drives them."""
+    with override_settings(TRUSTED_PROXIES=production_trusted_proxies()):
         yield
 
 
@@ -44,10 +38,12 @@ def running(make_tournament):
 
 
 def post_pin(client, t, address, **data):
+    """A PIN posted through nginx (deploy/nginx-efuda.conf: X-Forwarded-For and X-Real-IP)."""
     return client.post(
         reverse("tournament_pin", args=[t.pk]),
         data,
         REMOTE_ADDR="127.0.0.1",  # always nginx
+        HTTP_X_FORWARDED_FOR=address,
         HTTP_X_REAL_IP=address,
     )
 

@@ -101,11 +101,12 @@ def pin_check(
     """The entry a PIN belongs to. ``entry`` is the player the PIN is typed for (chosen by
     seat on the table's page), or None when a PIN alone is typed (it may match anyone).
 
-    Failures are counted per client address (the one login rate limiting uses: X-Real-IP
-    behind the proxy) and per entry guessed: after PIN_FAILURES_PER_ENTRY wrong PINs for one
-    player from one address, that address cannot try that player for the window (other players
-    and other addresses are unaffected); PIN_FAILURES_ALLOWED wrong bare PINs from one address
-    stop bare PINs from it. There is never a lock for the whole tournament."""
+    Failures are counted per client address (the one login rate limiting uses: from a trusted
+    proxy's X-Forwarded-For, otherwise the sender's own; tournaments/client_ip.py) and per
+    entry guessed: after PIN_FAILURES_PER_ENTRY wrong PINs for one player from one address,
+    that address cannot try that player for the window (other players and other addresses are
+    unaffected); PIN_FAILURES_ALLOWED wrong bare PINs from one address stop bare PINs from it.
+    There is never a lock for the whole tournament."""
     address = (address or "unknown")[:64]
     limit = PIN_FAILURES_PER_ENTRY if entry is not None else PIN_FAILURES_ALLOWED
     if _failures(tournament, address, entry) >= limit:

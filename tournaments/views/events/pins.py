@@ -1,7 +1,8 @@
 """PIN access: players without an account unlock their own table with the PIN on their card.
 
 The client address is the one login rate limiting (django-axes) uses, so behind the proxy it
-is the visitor's own (X-Real-IP), never the proxy's.
+is the visitor's own, never the proxy's, and a forwarding header counts only when a trusted
+proxy sent it (tournaments/client_ip.py).
 
 A private tournament's players are outsiders until their PIN lets them in, so its PIN form is
 open to anyone; but to a visitor who may not see the tournament it answers exactly as an
