@@ -4,6 +4,7 @@ club's membership history."""
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass, field
 
 from django.utils import timezone
@@ -25,6 +26,7 @@ from .standings import Period, StandingRow, standings
 from .visibility import Visibility
 
 RECENT_DEALS = 10
+TOKEN_CHARS = re.compile(r"[A-Za-z0-9_-]+")
 HISTORY_ROWS = 50
 
 
@@ -48,7 +50,9 @@ def invitation_state(invitation: Invitation, now: datetime.datetime | None = Non
 
 
 def invitation_by_token(token: str) -> Invitation | None:
-    if not token or len(token) > 64:
+    """The invitation with this token, or None — also for anything a token cannot be (only
+    ``secrets.token_urlsafe`` characters: PostgreSQL refuses a NUL byte in a query)."""
+    if not token or len(token) > 64 or not TOKEN_CHARS.fullmatch(token):
         return None
     return Invitation.objects.select_related("club", "player").filter(token=token).first()
 
