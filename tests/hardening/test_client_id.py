@@ -59,7 +59,7 @@ def test_an_id_is_bound_to_its_session(english):
     err = info.value
     assert err.field == "client_id" and err.code == "client_id_other_session"
     text = error_text(err)
-    assert "already recorded elsewhere" in text
+    assert "already recorded in another session" in text
     assert not Deal.objects.filter(session=other).exists()
 
 
