@@ -89,13 +89,15 @@ def _month_index(month: str) -> int:
 
 
 def _hidden(player: Player, visibility: Visibility) -> dict[tuple, dict]:
-    """The player's hidden lines' counters by (game, month) and by game ("all")."""
+    """The player's hidden lines' counters by (game, month) and by game ("all"). Read for
+    every player of the hidden sessions and picked out here, so that the query walks the
+    session index only (bounded by the hidden tournaments), not the player's history."""
     out: dict[tuple, dict] = {}
     for game in Game.values:
-        by_month = hidden_counters(
-            visibility=visibility, game=game, lines=Q(player=player), by=("month",)
-        )
-        for (month,), counters in by_month.items():
+        by_month = hidden_counters(visibility=visibility, game=game, by=("player_id", "month"))
+        for (player_id, month), counters in by_month.items():
+            if player_id != player.pk:
+                continue
             out[(game, month.strftime("%Y-%m"))] = counters
             total = out.setdefault((game, "all"), dict.fromkeys(counters, 0))
             for name, value in counters.items():
@@ -104,14 +106,13 @@ def _hidden(player: Player, visibility: Visibility) -> dict[tuple, dict]:
 
 
 def _hidden_bids(player: Player, visibility: Visibility) -> dict[tuple, dict]:
-    if visibility.everything:
+    if visibility.everything or not visibility.hidden_session_ids:
         return {}
     rows = (
         ScoreLine.objects.filter(
-            club_id=visibility.club_id, player=player, role="napoleon", bid__isnull=False,
-            session_id__in=visibility.hidden_sessions(),
+            role="napoleon", bid__isnull=False, session_id__in=visibility.hidden_session_ids
         )
-        .values("bid", "trump")
+        .values("player_id", "bid", "trump")
         .annotate(
             deals=Count("id"), wins=Count("id", filter=Q(won=True)),
             solo_deals=Count("id", filter=Q(solo=True)),
@@ -120,7 +121,9 @@ def _hidden_bids(player: Player, visibility: Visibility) -> dict[tuple, dict]:
         )
         .order_by()
     )  # fmt: skip
-    return {(row.pop("bid"), row.pop("trump")): row for row in rows}
+    return {
+        (row.pop("bid"), row.pop("trump")): row for row in rows if row.pop("player_id") == player.pk
+    }
 
 
 def player_stats(*, player: Player, visibility: Visibility) -> PlayerStats:

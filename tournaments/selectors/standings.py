@@ -225,18 +225,18 @@ def hidden_counters(
 ) -> dict[tuple, dict[str, int]]:
     """The counters of the score lines ``visibility`` hides (of ``game``, among ``lines``),
     grouped ``by`` (a tuple of columns): what to take off the aggregates for this reader. One
-    query over the hidden sessions' lines; none when nothing is hidden."""
-    if visibility.everything:
+    query over the hidden sessions' lines only (by their ids, so along the session index, never
+    along the club's history); none when nothing is hidden."""
+    if visibility.everything or not visibility.hidden_session_ids:
         return {}
     rows = (
         ScoreLine.objects.filter(
-            lines or Q(), club_id=visibility.club_id, game=game,
-            session_id__in=visibility.hidden_sessions(),
+            lines or Q(), game=game, session_id__in=visibility.hidden_session_ids
         )
         .values(*by)
         .annotate(**LINE_COUNTERS)
         .order_by()
-    )  # fmt: skip
+    )
     return {tuple(row.pop(name) for name in by): row for row in rows}
 
 

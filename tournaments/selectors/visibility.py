@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.db.models import Max, Q, QuerySet
 
@@ -78,6 +79,13 @@ class Visibility:
     def hidden_sessions(self) -> QuerySet:
         """The hidden sessions' ids, as a subquery (``session_id__in=…``)."""
         return self.hidden_tables().values("session_id")
+
+    @cached_property
+    def hidden_session_ids(self) -> tuple[int, ...]:
+        """The hidden sessions' ids, read once (one per table of the hidden tournaments): a
+        query over score lines given these ids walks the session index, whatever else the
+        planner might prefer on a club's long history."""
+        return tuple(self.hidden_tables().values_list("session_id", flat=True).order_by())
 
     def sessions(self, queryset: QuerySet[GameSession]) -> QuerySet[GameSession]:
         """``queryset`` (sessions of the club) without the hidden ones."""
