@@ -62,7 +62,7 @@ def _staff_requests(client, t, table):
         ("pin", client.post(reverse("tournament_entry_pin", args=[t.pk, entry.pk]), {})),
         (
             "all pins",
-            client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": "1"}),
+            client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": "all"}),
         ),
     ]
 
