@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 from .generator import Draw, History, PastRound, _ordered, _seat_order
 from .sizes import choose_sizes
+from .tabu import Tabu
 
 # the search length: moves (proposed swaps) per player and planned round, capped so that the
 # largest events stay well under a second; the yardstick (plain_annealing) gets twice as many
@@ -74,7 +75,11 @@ EXTRA_FEW = 0.5
 EXTRA_MOVES = 150_000
 EXTRA_EARLY = 0.5
 EXTRA_KICKS = 40
-# 5. the polish of table sizes (only when a round has tables of different sizes)
+# 5. the tabu search (tabu.py), when the annealing left repeats but few (at most this many per
+# player): this many swaps looked at, at most; it stops as soon as no pair meets twice
+TABU_FEW = 0.5
+TABU_BUDGET = 1_600_000
+# 6. the polish of table sizes (only when a round has tables of different sizes)
 POLISH_SHARE = 0.05
 # moves
 DIRECTED = 0.9  # share of the moves that start from a player with a repeat at their table …
@@ -573,10 +578,12 @@ def plan_rounds(
     seed: int = 0,
     preferred: int | None = None,
     moves: int | None = None,
+    tabu_budget: int | None = None,
 ) -> Plan:
     """Plan ``rounds`` rounds for ``players`` after the given history (the rounds played).
 
-    Deterministic for the arguments; ``moves`` overrides the search length (measurements)."""
+    Deterministic for the arguments; ``moves`` and ``tabu_budget`` override the search length
+    of the annealing and of the tabu search (measurements)."""
     if not isinstance(history, History):
         history = History.from_rounds(history)
     keys = _ordered(players)
@@ -600,6 +607,11 @@ def plan_rounds(
     capped = moves is None and MOVES_PER_PLAYER_ROUND * n * rounds > MOVES_MAX
     extra = EXTRA_MOVES if capped else 0
     search = _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget - polish, extra)
+    played = sum(m - 1 for row in met for m in row if m > 1) // 2
+    left = search.repeats() - played
+    tabu = TABU_BUDGET if tabu_budget is None else tabu_budget
+    if 0 < left <= TABU_FEW * n and tabu:
+        Tabu(search, random.Random(f"efuda-tabu:{seed}")).run(tabu)
     search.polish(polish)
 
     seats_history = History()
