@@ -644,11 +644,12 @@ def plain_annealing(
     sizes_allowed: Iterable[int],
     seed: int = 0,
     moves: int | None = None,
+    preferred: int | None = None,
 ) -> list[PastRound]:
     """The yardstick: a plain annealing of the whole event on repeats alone (same table sizes
     and sit-outs, random start, random swaps, no seat or size fairness, a longer search)."""
     keys = _ordered(players)
-    sizes, sitout_count = choose_sizes(len(keys), sizes_allowed)
+    sizes, sitout_count = choose_sizes(len(keys), sizes_allowed, preferred)
     rng = random.Random(f"efuda-plain:{seed}")
     sitouts = _sitouts_per_round(keys, sitout_count, rounds, History(), rng)
     index = {p: i for i, p in enumerate(keys)}
