@@ -28,6 +28,13 @@ swaps of two players at different tables of one round, as the social golfer solv
   left few repeats, an extension (more moves for the long run and more kicks); last a polish
   that evens the table sizes out where that costs no repeat. The search stops as soon as no
   pair meets twice.
+- *Tabu*: when the annealing left repeats, but at most half a repeat per player, the social
+  golfer tabu search of ``tabu.py`` (best swap of a player with a repeat at their table, a
+  short tabu on going back, shakes) takes the plan further, on a cost that counts repeats and,
+  far behind, how many times a pair meets; its result is kept unless it has more repeats.
+- *Spread*: swaps between tables of one size that leave the repeats as they are and lower
+  Σ C(meetings, 2) over pairs, so that repeats fall on many pairs rather than one pair meeting
+  every round (lexicographic: never a repeat more for it).
 - *Seats*: once the tables are fixed, each table's seat order is chosen round by round so
   that players sit where they have sat least.
 
@@ -79,7 +86,9 @@ EXTRA_KICKS = 40
 # player): this many swaps looked at, at most; it stops as soon as no pair meets twice
 TABU_FEW = 0.5
 TABU_BUDGET = 1_600_000
-# 6. the polish of table sizes (only when a round has tables of different sizes)
+# 6. the spread of repeats over pairs (lexicographic: never a repeat more), a share of the moves
+SPREAD_SHARE = 0.1
+# 7. the polish of table sizes (only when a round has tables of different sizes)
 POLISH_SHARE = 0.05
 # moves
 DIRECTED = 0.9  # share of the moves that start from a player with a repeat at their table …
@@ -238,6 +247,44 @@ class _Search:
             2 * (ca.get(sb, 0) - share_b) - 2 * (ca[sa] - share_a) + 2
             + 2 * (cb.get(sa, 0) - share_a) - 2 * (cb[sb] - share_b) + 2
         )  # fmt: skip
+
+    def spread(self, moves: int, rng) -> None:
+        """Spread the repeats over many pairs without adding one: keep the swaps between two
+        tables of the same size that leave the number of repeated meetings as it is (or lower
+        it) and lower Σ over pairs of C(meetings, 2), where a pair meeting three times costs 3
+        and two pairs meeting twice 2; and half of the swaps that change neither."""
+        rounds = [r for r in range(len(self.tables)) if len(self.tables[r]) > 1]
+        if not rounds or moves <= 0:
+            return
+        rand = rng.random
+        count, meet, sizes = len(rounds), self.meet, self.sizes
+        ntables = len(sizes)
+        for _ in range(moves):
+            r = rounds[int(rand() * count)]
+            tables = self.tables[r]
+            ta = int(rand() * ntables)
+            tb = int(rand() * (ntables - 1))
+            if tb >= ta:
+                tb += 1
+            if sizes[ta] != sizes[tb]:
+                continue
+            table_a, table_b = tables[ta], tables[tb]
+            a = table_a[int(rand() * len(table_a))]
+            b = table_b[int(rand() * len(table_b))]
+            row_a, row_b = meet[a], meet[b]
+            d_rep = d_pairs = 0
+            for x in table_a:
+                if x != a:
+                    m_out, m_in = row_a[x], row_b[x]
+                    d_rep += (m_in >= 1) - (m_out >= 2)
+                    d_pairs += m_in - (m_out - 1)
+            for y in table_b:
+                if y != b:
+                    m_out, m_in = row_b[y], row_a[y]
+                    d_rep += (m_in >= 1) - (m_out >= 2)
+                    d_pairs += m_in - (m_out - 1)
+            if d_rep < 0 or (d_rep == 0 and (d_pairs < 0 or (d_pairs == 0 and rand() < 0.5))):
+                self.swap(r, a, b)
 
     def polish(self, moves: int) -> None:
         """Share the table sizes out without adding a repeat: keep the swaps between tables
@@ -611,7 +658,11 @@ def plan_rounds(
     left = search.repeats() - played
     tabu = TABU_BUDGET if tabu_budget is None else tabu_budget
     if 0 < left <= TABU_FEW * n and tabu:
+        before = [[t[:] for t in ts] for ts in search.tables]
         Tabu(search, random.Random(f"efuda-tabu:{seed}")).run(tabu)
+        if search.repeats() - played > left:  # its cost spreads repeats; never one more
+            search._restore(before)
+    search.spread(int(budget * SPREAD_SHARE), random.Random(f"efuda-spread:{seed}"))
     search.polish(polish)
 
     seats_history = History()

@@ -26,6 +26,7 @@ same plan comes out for the same seed whatever the machine.
 from __future__ import annotations
 
 TENURE = (4, 30)
+STEP = 0.15  # a pair's second meeting costs 1, its third 1.15, its fourth 1.3 …
 STABLE = 400
 SHAKE = 3
 
@@ -33,12 +34,13 @@ SHAKE = 3
 class Tabu:
     """Tabu search over the tables of a ``_Search`` (changed in place; the best plan is left)."""
 
-    def __init__(self, search, rng):
+    def __init__(self, search, rng, step: float | None = None):
         self.s = search
         self.rng = rng
         self.n = search.n
         self.rounds = [r for r in range(len(search.tables)) if len(search.tables[r]) > 1]
-        rep = search.repeat
+        step = STEP if step is None else step
+        rep = [0.0] + [1.0 + step * (c - 1) for c in range(1, len(search.repeat))]
         self.up = rep  # cost of one more meeting of a pair that met c times: rep[c]
         self.down = [0.0] + list(rep[:-1])  # cost of the last of c meetings: rep[c − 1]
         self.seated = [[p for p in range(self.n) if w[p] >= 0] for w in search.where]
@@ -61,6 +63,22 @@ class Tabu:
                             d_p[t] += down[row[x]]
             self.U.append(u_r)
             self.D.append(d_r)
+
+    def cost(self) -> float:
+        """The search's cost: Σ over pairs of the cost of their meetings, and the sizes'."""
+        total = 0.0
+        cum = [0.0]
+        for c in self.up:
+            cum.append(cum[-1] + c)
+        meet = self.s.meet
+        for a in range(self.n):
+            row = meet[a]
+            for b in range(a + 1, self.n):
+                total += cum[row[b]]
+        weight, self.s.size_weight = self.s.size_weight, 0.0
+        repeats_only = self.s.cost()
+        self.s.size_weight = weight
+        return total + self.s.cost() - repeats_only
 
     def _pair(self, p, q, step) -> None:
         """One meeting more (step 1) or less (−1) for p and q, in every round's tables."""
@@ -132,7 +150,7 @@ class Tabu:
         up, weight, sizes = self.up, s.size_weight, s.sizes
         size_delta = s.size_delta
         low, high = TENURE
-        current = s.cost()
+        current = self.cost()
         best = current
         best_tables = [[t[:] for t in ts] for ts in s.tables]
         tabu = [{} for _ in s.tables]  # round → {player × tables + table: step it ends}
@@ -196,7 +214,7 @@ class Tabu:
                     where = s.where[r]
                     others = [b for b in self.seated[r] if where[b] != where[a]]
                     self.swap(r, a, others[int(rand() * len(others))])
-                current = s.cost()
+                current = self.cost()
                 last_better = step
         s._restore(best_tables)
         return False
