@@ -64,6 +64,16 @@ class Tabu:
             self.U.append(u_r)
             self.D.append(d_r)
 
+    def delta(self, r, a, b) -> float:
+        """The change of cost if a and b (at different tables of round r) changed places."""
+        s = self.s
+        where, u_r, d_r = s.where[r], self.U[r], self.D[r]
+        ta, tb = where[a], where[b]
+        d = u_r[a][tb] + u_r[b][ta] - d_r[a][ta] - d_r[b][tb] - 2 * self.up[s.meet[a][b]]
+        if s.size_weight and s.sizes[ta] != s.sizes[tb]:
+            d += s.size_weight * s.size_delta(ta, tb, a, b)
+        return d
+
     def cost(self) -> float:
         """The search's cost: Σ over pairs of the cost of their meetings, and the sizes'."""
         total = 0.0
