@@ -86,6 +86,7 @@ EXTRA_KICKS = 40
 # player): this many swaps looked at, at most; it stops as soon as no pair meets twice
 TABU_FEW = 0.5
 TABU_BUDGET = 1_600_000
+TABU_BUDGET_CAPPED = 800_000  # after the extension (a large field has had a long search)
 # 6. the spread of repeats over pairs (lexicographic: never a repeat more), a share of the moves
 SPREAD_SHARE = 0.1
 # 7. the polish of table sizes (only when a round has tables of different sizes)
@@ -656,7 +657,7 @@ def plan_rounds(
     search = _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget - polish, extra)
     played = sum(m - 1 for row in met for m in row if m > 1) // 2
     left = search.repeats() - played
-    tabu = TABU_BUDGET if tabu_budget is None else tabu_budget
+    tabu = (TABU_BUDGET_CAPPED if capped else TABU_BUDGET) if tabu_budget is None else tabu_budget
     if 0 < left <= TABU_FEW * n and tabu:
         before = [[t[:] for t in ts] for ts in search.tables]
         Tabu(search, random.Random(f"efuda-tabu:{seed}")).run(tabu)
