@@ -48,6 +48,7 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
+from .designs import design_for
 from .generator import Draw, History, PastRound, _ordered, _seat_order
 from .sizes import choose_sizes
 from .tabu import Tabu
@@ -638,6 +639,36 @@ def plan_rounds(
     sizes, sitout_count = choose_sizes(len(keys), sizes_allowed, preferred)
     rng = random.Random(f"efuda-plan:{seed}")
     sitouts = _sitouts_per_round(keys, sitout_count, rounds, history, rng)
+    if sitout_count == 0 and not history.seats and not history.sitouts:
+        tables = _from_design(len(keys), sizes, rounds, rng)
+        if tables is not None:  # a fresh field of a known design's shape: no pair meets twice
+            return _planned(keys, tables, sitouts, history, rng, seed)
+    tables = _searched(keys, sizes, sitouts, history, rounds, rng, seed, moves, tabu_budget)
+    return _planned(keys, tables, sitouts, history, rng, seed)
+
+
+def _from_design(n: int, sizes, rounds: int, rng) -> list[list[list[int]]] | None:
+    """The rounds of the stored design (``designs.py``) for n players at tables of one size,
+    if there is one with enough rounds: the players relabelled by a seeded permutation, the
+    rounds a seeded choice among the design's, in a seeded order, and so the tables."""
+    if len(set(sizes)) != 1:
+        return None
+    design = design_for(n, sizes[0], rounds)
+    if design is None:
+        return None
+    label = list(range(n))
+    rng.shuffle(label)
+    chosen = rng.sample(range(len(design)), rounds)
+    planned = []
+    for r in chosen:
+        tables = [[label[p] for p in table] for table in design[r]]
+        rng.shuffle(tables)
+        planned.append(tables)
+    return planned
+
+
+def _searched(keys, sizes, sitouts, history, rounds, rng, seed, moves, tabu_budget):
+    """The tables of every round (player indices) found by the search."""
     index = {p: i for i, p in enumerate(keys)}
     n = len(keys)
     met = [[0] * n for _ in range(n)]
@@ -665,13 +696,17 @@ def plan_rounds(
             search._restore(before)
     search.spread(int(budget * SPREAD_SHARE), random.Random(f"efuda-spread:{seed}"))
     search.polish(polish)
+    return search.tables
 
+
+def _planned(keys, all_tables, sitouts, history, rng, seed) -> Plan:
+    """The plan: each round's tables (player indices) in seat order, and its sit-outs."""
     seats_history = History()
     for p in keys:
         if p in history.seats:
             seats_history.seats[p].update(history.seats[p])
     planned = []
-    for r, tables in enumerate(search.tables):
+    for r, tables in enumerate(all_tables):
         ordered_tables = []
         for table in tables:
             order = _seat_order([keys[i] for i in table], seats_history, rng)
