@@ -31,11 +31,11 @@ from tournaments.draw import PastRound, make_draw, plain_annealing, plan_rounds,
 TARGET = 1.10  # repeats of the plan ≤ 1.10 × those of the plain annealing
 TIME_LIMIT = 2.0  # seconds for one plan
 # (label, players, allowed sizes, preferred size, rounds, fewest repeats possible): resolvable
-# designs where no pair meets twice (affine planes of order 4 and 5, a Latin square of order 6,
-# the social golfer problem's 5-4-5, 8-4-9 and 8-4-10; the plan takes 16, 25, 36 and 32 players
-# from the stored designs of draw/designs.py, 20 from the search), and 17 players at 5+4+4+4,
-# where each round one table of 5 forces at least 4 repeats over 5 rounds (counting bound,
-# reached)
+# designs where no pair meets twice (the affine planes of order 4 and 5, a Latin square of
+# order 6, the social golfer problem's 5-4-5, 8-4-9 and 8-4-10; the plan takes 16, 25, 36 and
+# 32 players from the stored designs of draw/designs.py, 20 from the search), and 17 players at
+# 5+4+4+4 over 5 rounds, where the 140 meetings of 136 pairs force at least 4 repeats (counting
+# bound, reached by the search; all four fall on one pair, see docs/tournaments.md)
 OPTIMA = [
     ("16, tables of 4, 5 rounds", 16, (4, 5), 4, 5, 0),
     ("20, tables of 4, 5 rounds", 20, (4, 5), 4, 5, 0),
