@@ -81,7 +81,6 @@ _PRESET_LIST = (
         bids={5: (11, 20), 4: (13, 20)},
         discard_policy="allies",  # 【捨てたカード】
         plan_b=True,  # 【作戦B】
-        raise_after_exchange=True,  # 【副官とカード交換】: may raise the bid and change trump
         point_tables={5: ORIGINATOR_5, 4: ORIGINATOR_4},
     ),
     RuleSet(

@@ -38,7 +38,6 @@ class RuleSet:
     discard_policy: str | None = None
     plan_b: bool = False
     all20_loses: bool = False
-    raise_after_exchange: bool = False
     point_tables: Mapping[int, PointTable] = field(default_factory=dict)
     # Daifugō
     title_points: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_TITLE_POINTS))
@@ -105,7 +104,6 @@ class RuleSet:
                 "discard_policy": self.discard_policy,
                 "plan_b": self.plan_b,
                 "all20_loses": self.all20_loses,
-                "raise_after_exchange": self.raise_after_exchange,
                 "point_tables": {str(n): _table_dict(t) for n, t in self.point_tables.items()},
             }
         else:

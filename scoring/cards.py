@@ -128,23 +128,3 @@ def _splits(key: str):
     # Suit first ("sa", "♠10") or rank first ("a♠", "10d"); suit letters never clash with ranks.
     yield key[:1], key[1:]
     yield key[-1:], key[:-1]
-
-
-def format_card(card: Card) -> str:
-    return card.label
-
-
-def all_cards(jokers: int = 0) -> list[Card]:
-    """The deck: 52 cards in sort order plus ``jokers`` jokers."""
-    return [Card(s, r) for s in SUITS for r in RANKS] + [JOKER] * jokers
-
-
-def bid_key(count: int, suit: str) -> tuple[int, int]:
-    """Sort key of a bid: higher count wins, then ♠ > ♥ > ♦ > ♣ (【マークの優先順位】)."""
-    return (count, len(SUITS) - SUITS.index(parse_suit(suit)))
-
-
-def compare_bids(a: tuple[int, str], b: tuple[int, str]) -> int:
-    """-1, 0 or 1 as bid ``a`` (count, suit) is lower than, equal to or higher than ``b``."""
-    ka, kb = bid_key(*a), bid_key(*b)
-    return (ka > kb) - (ka < kb)

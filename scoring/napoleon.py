@@ -16,7 +16,7 @@ from core.i18n import N_
 from core.messages import Message
 from rules.ruleset import RuleSet
 from rules.tables import point_row
-from scoring.cards import SUIT_SYMBOLS, TOTAL_HONOURS, bid_key, parse_card, parse_suit
+from scoring.cards import SUIT_SYMBOLS, TOTAL_HONOURS, parse_card, parse_suit
 from scoring.napoleon_explain import explain, explain_redeal
 from scoring.validation import count, is_int, player_keys, seated, shown
 
@@ -33,8 +33,7 @@ class NapoleonDeal:
     tricks) and ``discarded`` (honours among the discards) must all be given. The Napoleon is
     never their own adjutant: a called card in the Napoleon's own hand is ``solo=True``.
     ``last_trick``: "napoleon" or "allies", needed only under the last-trick discard rule when
-    honours were discarded. ``bid_log``: optional auction, (player, count, suit) entries in the
-    order they were called.
+    honours were discarded.
     """
 
     seats: tuple[str, ...]
@@ -47,7 +46,6 @@ class NapoleonDeal:
     discarded: int | None = None
     last_trick: str | None = None
     redeal: bool = False
-    bid_log: tuple = ()
     solo: bool = False
 
 
@@ -100,19 +98,11 @@ def score_napoleon(deal: NapoleonDeal, ruleset: RuleSet) -> NapoleonResult:
         raise EfudaError("redeal", "not_a_bool", N_("Say whether the deal was a redeal."))
     if deal.redeal:
         _check_redeal(deal)
-        if deal.bid_log:
-            raise EfudaError(
-                "bid_log",
-                "redeal_with_bids",
-                N_("A redeal is a deal nobody bid on, but the log has bids."),
-            )
         return NapoleonResult(
             points={}, roles={}, army_count=0, won=False, solo=False, plan_b=False,
             all20=False, multiplier=0, redeal=True, explanation=(explain_redeal(),),
         )  # fmt: skip
-    checked = _check_deal(deal, seats, ruleset)
-    _check_bid_log(deal.bid_log, checked, ruleset)
-    return _score(checked, ruleset)
+    return _score(_check_deal(deal, seats, ruleset), ruleset)
 
 
 def _check_redeal(deal: NapoleonDeal) -> None:
@@ -247,44 +237,6 @@ def _check_adjutant(deal: NapoleonDeal, seats: tuple[str, ...], napoleon: str) -
                "Napoleon's hand or in the widow, choose 独り立ち (solo)."),
         )  # fmt: skip
     return adjutant
-
-
-def _check_bid_log(log: object, deal: _Checked, ruleset: RuleSet) -> None:
-    """An optional auction: rising bids by seated players, the last one by the Napoleon."""
-    if not isinstance(log, (tuple, list)):
-        raise EfudaError("bid_log", "not_a_list", N_("The bid log must be a list of bids."))
-    previous = None
-    low, high = ruleset.bids[len(deal.seats)]
-    for entry in log:
-        if not isinstance(entry, (tuple, list)) or len(entry) != 3:
-            raise EfudaError(
-                "bid_log", "bad_entry", N_("Each bid in the log is a player, a count and a suit.")
-            )
-        player, bid, suit = entry
-        seated(player, deal.seats, "bid_log")
-        if not is_int(bid) or not low <= bid <= high:
-            raise EfudaError("bid_log", "bid_out_of_range",
-                             N_("A logged bid must be from %(min)s to %(max)s."),
-                             {"min": low, "max": high})  # fmt: skip
-        key = bid_key(bid, parse_suit(suit, "bid_log"))
-        if previous is not None and key <= previous:
-            raise EfudaError("bid_log", "bid_not_higher",
-                             N_("Each bid must beat the one before (more honours, or the same "
-                                "count in a stronger suit: ♠ > ♥ > ♦ > ♣)."))  # fmt: skip
-        previous = key
-    if not log:
-        return
-    final = bid_key(deal.bid, deal.trump)
-    if log[-1][0] != deal.napoleon:
-        raise EfudaError(
-            "bid_log",
-            "last_bidder_not_napoleon",
-            N_("The last bidder in the log must be the Napoleon."),
-        )
-    if final < previous or (final != previous and not ruleset.raise_after_exchange):
-        raise EfudaError(
-            "bid_log", "final_bid_mismatch", N_("The final bid must be the last bid in the log.")
-        )
 
 
 def _discards_to(deal: _Checked, ruleset: RuleSet) -> str:

@@ -9,8 +9,6 @@ from django.urls import URLPattern, URLResolver, get_resolver
 import tournaments.views
 from tournaments.permissions import club_for_request
 
-# Views still named by their owners' older rule (renamed in their own issues).
-NAMING_PENDING: set[str] = set()
 # The tournament list of a club is open to anyone for the club's public tournaments, even when
 # the club itself is private: it loads the club by its own rule (tested in tests/events).
 LOADING_PENDING = {"tournaments.views.events.public"}
@@ -46,8 +44,7 @@ def test_view_functions_end_in_view():
     offenders = [
         f"{p.callback.__module__}.{p.callback.__name__} (URL {p.name})"
         for p in _app_patterns()
-        if _pending(p.callback.__module__, NAMING_PENDING) is False
-        and not p.callback.__name__.endswith("_view")
+        if not p.callback.__name__.endswith("_view")
     ]
     assert not offenders, "view functions are named '<what>_view': " + ", ".join(offenders)
 

@@ -162,3 +162,10 @@ def run_threads(n, target):
         t.join(timeout=120)
     assert not any(t.is_alive() for t in threads), "a request thread hung"
     return results, errors
+
+
+# Lock tests tell "waited for the lock" from "did not wait" (or "waited only SQLite's bounded
+# 1.5 s, then was told to save again"): a write that waited would wait the whole SQLite busy
+# timeout (20 s) or until the holder let go, which the tests hold open. Half the busy timeout
+# separates the two however busy the machine is; no test asserts how fast anything runs.
+WAITED_FOR_A_LOCK = 10.0

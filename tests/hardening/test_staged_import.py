@@ -132,7 +132,9 @@ def test_staging_takes_no_lock_on_the_clubs_database():
 
     name = bulk.stage(Player, ["id", "club_id", "name", "name_key"], rows())
     try:
-        assert took.get("s") is not None and took["s"] < 1.0, took
+        # The other write finished while the staging transaction was still open (the thread
+        # was joined within 10 s; a write waiting for a lock would wait the 20 s busy timeout).
+        assert took.get("s") is not None, took
         assert Club.objects.get(pk=club.pk).name == "書ける"
         with connection.cursor() as cursor:
             cursor.execute(f'SELECT COUNT(*) FROM temp."{name}"')

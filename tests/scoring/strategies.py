@@ -3,7 +3,7 @@
 from hypothesis import strategies as st
 
 from rules import build_ruleset
-from scoring.cards import SUIT_SYMBOLS, SUITS, all_cards
+from scoring.cards import JOKER, RANKS, SUIT_SYMBOLS, SUITS, Card
 from scoring.napoleon import NapoleonDeal
 
 from .helpers import NAMES
@@ -44,7 +44,14 @@ def napoleon_deals(draw, ruleset):
     bid = draw(st.integers(low, high))
     discarded = draw(st.integers(0, ruleset.widow[players]))
     honours = draw(st.integers(0, 20 - discarded))
-    called = draw(st.one_of(st.none(), st.sampled_from(all_cards(ruleset.jokers)).map(str)))
+    called = draw(
+        st.one_of(
+            st.none(),
+            st.sampled_from(
+                [Card(s, r) for s in SUITS for r in RANKS] + [JOKER] * ruleset.jokers
+            ).map(str),
+        )
+    )
     return NapoleonDeal(
         seats=seats, napoleon=napoleon, bid=bid, trump=draw(suit_texts), called=called,
         adjutant=adjutant, solo=adjutant is None, honours=honours, discarded=discarded,

@@ -4,14 +4,12 @@ import pytest
 
 from core.errors import EfudaError
 from scoring.cards import (
+    JOKER,
     RANKS,
     SUIT_SYMBOLS,
     SUITS,
+    TOTAL_HONOURS,
     Card,
-    all_cards,
-    bid_key,
-    compare_bids,
-    format_card,
     parse_card,
     parse_suit,
 )  # fmt: skip
@@ -33,7 +31,7 @@ def test_every_card_round_trips(card):
         assert parse_card(text) == card, text
     assert parse_card(card.code) == card
     assert parse_card(card.label) == card
-    assert format_card(card) == card.label == f"{SUIT_SYMBOLS[card.suit]}{card.rank}"
+    assert card.label == f"{SUIT_SYMBOLS[card.suit]}{card.rank}"
     assert card.is_honour == (card.rank in {"A", "K", "Q", "J", "10"})
 
 
@@ -81,17 +79,10 @@ def test_bad_suits(text):
 
 
 def test_deck():
-    assert len(all_cards(0)) == 52 and len(all_cards(1)) == 53 and len(all_cards(2)) == 54
-    assert sum(c.is_honour for c in all_cards(2)) == 20
-    assert sorted(all_cards(1)) == all_cards(1)  # ♠A first, jokers last
-
-
-def test_bid_order():
-    assert compare_bids((13, "S"), (13, "H")) == 1
-    assert compare_bids((13, "C"), (14, "C")) == -1
-    assert compare_bids((12, "♦"), (12, "D")) == 0
-    order = [(12, "C"), (12, "D"), (12, "H"), (12, "S"), (13, "C")]
-    assert sorted(order, key=lambda b: bid_key(*b)) == order
+    assert len(DECK) == 52 and len(set(DECK)) == 52
+    assert sum(c.is_honour for c in DECK) == TOTAL_HONOURS == 20  # jokers are no honour
+    assert not JOKER.is_honour
+    assert sorted([JOKER, *reversed(DECK)]) == [*DECK, JOKER]  # ♠A first, jokers last
 
 
 def test_invalid_card_object():

@@ -216,32 +216,3 @@ def test_wrong_game_and_wrong_object():
     assert err.value.field == "preset"
     with pytest.raises(EfudaError):
         score_napoleon("deal", ORIGINATOR)
-
-
-@pytest.mark.parametrize(
-    ("log", "ok"),
-    [
-        ((("花子", 12, "C"), ("太郎", 12, "S"), ("Ken", 13, "H"), ("太郎", 13, "S")), True),
-        ((("太郎", 13, "♠"),), True),
-        ((("太郎", 12, "S"),), True),  # the originator's rules: may raise after the exchange
-        ((("花子", 13, "S"), ("太郎", 13, "H")), False),  # ♥13 does not beat ♠13
-        ((("花子", 13, "S"),), False),  # last bidder is not the Napoleon
-        ((("Zed", 13, "S"),), False),
-        ((("太郎", 14, "S"),), False),  # final bid lower than the logged one
-        (("太郎",), False),
-    ],
-)
-def test_bid_log(log, ok):
-    d = deal(5, bid=13, honours=13, bid_log=log)
-    if ok:
-        assert score_napoleon(d, ORIGINATOR).won
-    else:
-        with pytest.raises(EfudaError) as err:
-            score_napoleon(d, ORIGINATOR)
-        assert err.value.field == "bid_log"
-
-
-def test_bid_log_final_must_match_without_raise():
-    rules = get_preset("napoleon-wiki")
-    with pytest.raises(EfudaError):
-        score_napoleon(deal(5, bid=13, honours=13, bid_log=(("太郎", 12, "S"),)), rules)

@@ -199,3 +199,108 @@ def test_players_of_another_club_are_refused(napoleon_session, players):
         deal_record(session=napoleon_session, data=data)
     assert info.value.field == "seats"
     assert not Deal.objects.exists()
+
+
+def test_an_edit_moves_the_deals_own_columns_with_its_data(napoleon_session, players, users):
+    """The columns lists and the merge select deals by (Napoleon, adjutant, bid, trump, 流れ)
+    follow every edit: a redeal corrected into a real deal no longer reads as 流れ."""
+    seats = [p.id for p in players[:5]]
+    deal = deal_record(session=napoleon_session, data={"seats": seats, "redeal": True})
+    assert (deal.redeal, deal.napoleon_id, deal.adjutant_id, deal.bid, deal.trump) == (
+        True, None, None, None, "",
+    )  # fmt: skip
+    deal = deal_update(deal=deal, data=napoleon_data(players), version=deal.version)
+    stored = Deal.objects.get(pk=deal.pk)
+    assert (stored.redeal, stored.napoleon_id, stored.adjutant_id, stored.bid, stored.trump) == (
+        False, seats[0], seats[1], 13, "S",
+    )  # fmt: skip
+    solo = napoleon_data(players, napoleon=seats[2], adjutant=None, solo=True, bid=14, trump="H")
+    deal = deal_update(deal=stored, data=solo, version=stored.version)
+    stored = Deal.objects.get(pk=deal.pk)
+    assert (stored.redeal, stored.napoleon_id, stored.adjutant_id, stored.bid, stored.trump) == (
+        False, seats[2], None, 14, "H",
+    )  # fmt: skip
+    deal = deal_update(deal=stored, data={"seats": seats, "redeal": True}, version=stored.version)
+    stored = Deal.objects.get(pk=deal.pk)
+    assert (stored.redeal, stored.napoleon_id, stored.bid, stored.trump) == (True, None, None, "")
+    assert not ScoreLine.objects.filter(deal=stored).exists()
+
+
+def test_a_later_round_re_scored_by_an_edit_moves_on_and_says_why(daifugo_session, players, users):
+    """A round re-scored because an earlier one changed gets a new version (an editor who
+    opened it before is refused, not allowed to overwrite the re-score) and a history entry
+    naming the editor and the reason."""
+    a, b, c, d = (p.id for p in players[:4])
+    r1 = deal_record(session=daifugo_session, data={"order": [a, b, c, d], "forbidden": []})
+    r2 = deal_record(session=daifugo_session, data={"order": [b, a, c, d], "forbidden": []})
+    opened = r2.version
+    deal_update(
+        deal=r1, data={"order": [b, a, c, d], "forbidden": []}, version=r1.version,
+        user=users["owner"],
+    )  # fmt: skip
+    r2.refresh_from_db()
+    assert r2.version == opened + 1
+    latest = r2.history.order_by("-history_date", "-history_id").first()
+    assert latest.history_user == users["owner"]
+    assert "round 1" in latest.history_change_reason
+    with pytest.raises(EfudaError) as info:
+        deal_update(deal=r2, data={"order": [c, a, b, d], "forbidden": []}, version=opened)
+    assert info.value.code == "deal_stale"
+
+
+def test_a_round_whose_daifugo_did_not_change_is_left_alone(daifugo_session, players):
+    a, b, c, d = (p.id for p in players[:4])
+    r1 = deal_record(session=daifugo_session, data={"order": [a, b, c, d], "forbidden": []})
+    r2 = deal_record(session=daifugo_session, data={"order": [b, a, c, d], "forbidden": []})
+    # Round 1 still has a as 大富豪: round 2 keeps its version and its history.
+    deal_update(deal=r1, data={"order": [a, c, b, d], "forbidden": []}, version=r1.version)
+    r2.refresh_from_db()
+    assert r2.version == 1 and r2.history.count() == 1
+
+
+def test_a_twin_committed_after_the_check_is_returned_not_recorded_again(
+    napoleon_session, players, monkeypatch
+):
+    """The race path without threads: the first look finds nothing (the twin had not
+    committed yet), the insert meets the unique id, and the twin's deal is returned."""
+    from tournaments.services import deals as deals_module
+
+    tap = uuid.uuid4()
+    first = deal_record(session=napoleon_session, data=napoleon_data(players), client_id=tap)
+    real = deals_module.deal_recorded
+    calls = []
+
+    def first_look_misses(**kwargs):
+        calls.append(kwargs)
+        return None if len(calls) == 1 else real(**kwargs)
+
+    monkeypatch.setattr(deals_module, "deal_recorded", first_look_misses)
+    again = deal_record(session=napoleon_session, data=napoleon_data(players), client_id=tap)
+    assert again.pk == first.pk and again.already_recorded and len(calls) == 2
+    assert Deal.objects.count() == 1 and ScoreLine.objects.count() == 5
+
+
+def test_a_twin_in_another_session_after_the_check_is_refused(
+    napoleon_session, players, monkeypatch
+):
+    from tests import factories
+    from tournaments.services import deals as deals_module
+
+    other = factories.session(
+        club=napoleon_session.club, ruleset=napoleon_session.ruleset,
+        date=napoleon_session.date, table="B",
+    )  # fmt: skip
+    tap = uuid.uuid4()
+    deal_record(session=napoleon_session, data=napoleon_data(players), client_id=tap)
+    real = deals_module.deal_recorded
+    calls = []
+
+    def first_look_misses(**kwargs):
+        calls.append(kwargs)
+        return None if len(calls) == 1 else real(**kwargs)
+
+    monkeypatch.setattr(deals_module, "deal_recorded", first_look_misses)
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=other, data=napoleon_data(players), client_id=tap)
+    assert info.value.code == "client_id_other_session"
+    assert Deal.objects.count() == 1 and not Deal.objects.filter(session=other).exists()

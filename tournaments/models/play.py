@@ -138,7 +138,6 @@ class ScoreLine(models.Model):
     )
     game = models.CharField(max_length=16, choices=Game.choices)
     date = models.DateField()
-    month = models.DateField(help_text="first day of the deal's month")
     seat = models.PositiveSmallIntegerField()
     points = models.IntegerField()
     # Napoleon: napoleon / adjutant / ally.  Daifugō: the title code (daifugo … daihinmin).
@@ -158,7 +157,6 @@ class ScoreLine(models.Model):
             models.UniqueConstraint(fields=["deal", "player"], name="scoreline_unique"),
         ]
         indexes = [
-            models.Index(fields=["club", "game", "month"], name="line_club_month"),
             models.Index(fields=["player", "game", "date"], name="line_player_date"),
         ]
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from django.db.models import F
 
 from ..models import BidAggregate, ScoreLine, StandingAggregate
-from .scoring_bridge import SCORE_LINE_FIELDS, LineSpec, counters, periods
+from .scoring_bridge import SCORE_LINE_FIELDS, LineSpec, bid_counters, counters, periods
 
 
 def spec_of(line: ScoreLine) -> LineSpec:
@@ -45,7 +45,8 @@ def aggregates_apply(*, club_id: int, game: str, day, specs: Iterable[LineSpec],
 def _bids_apply(*, club_id: int, specs: list[LineSpec], sign: int) -> None:
     """The Napoleon's own line also counts in their per-bid, per-trump record."""
     for spec in specs:
-        if spec.role != "napoleon" or spec.bid is None:
+        delta = bid_counters(spec)
+        if delta is None:
             continue
         BidAggregate.objects.bulk_create(
             [
@@ -55,13 +56,6 @@ def _bids_apply(*, club_id: int, specs: list[LineSpec], sign: int) -> None:
             ],
             ignore_conflicts=True,
         )
-        delta = {
-            "deals": 1,
-            "wins": int(bool(spec.won)),
-            "points": spec.points,
-            "solo_deals": int(spec.solo),
-            "solo_wins": int(spec.solo and bool(spec.won)),
-        }
         BidAggregate.objects.filter(
             player_id=spec.player_id, bid=spec.bid, trump=spec.trump
         ).update(**{f: F(f) + sign * v for f, v in delta.items() if v})

@@ -17,7 +17,7 @@ from .aggregates import aggregates_apply, spec_of
 from .errors import fail
 from .players import players_by_ids
 from .ratings import ratings_deal_changed
-from .scoring_bridge import line_specs, line_values, outcome_dict, score
+from .scoring_bridge import deal_columns, line_specs, line_values, outcome_dict, score
 
 
 def _check_players(session: GameSession, data: dict) -> None:
@@ -28,6 +28,15 @@ def _check_players(session: GameSession, data: dict) -> None:
         ids = data.get(key) or []
         if isinstance(ids, (list, tuple)):
             players_by_ids(club=session.club, ids=ids, field="order" if key == "players" else key)
+
+
+def _tournament_check(session: GameSession, data: dict, deal: Deal | None = None) -> None:
+    """A tournament table's deals change only as the tournament allows (the table's own
+    players, its round, its deals per round): services.events.table_deals.table_deal_check.
+    Imported here because the events package builds on this module."""
+    from .events.table_deals import table_deal_check
+
+    table_deal_check(session=session, data=data, deal=deal)
 
 
 def _previous_daifugo(session: GameSession, before_seq: int | None) -> str | None:
@@ -58,25 +67,6 @@ def deal_preview(*, session: GameSession, data: dict, deal: Deal | None = None):
     return data, score(session.game, data, session_rules(session))
 
 
-def _denormalised(session: GameSession, data: dict) -> dict:
-    if session.game != Game.NAPOLEON or data.get("redeal") or not data.get("napoleon"):
-        return {
-            "napoleon_id": None,
-            "adjutant_id": None,
-            "bid": None,
-            "trump": "",
-            "redeal": session.game == Game.NAPOLEON,
-        }
-    adjutant = data.get("adjutant")
-    return {
-        "napoleon_id": int(data["napoleon"]),
-        "adjutant_id": None if data.get("solo") else int(adjutant),
-        "bid": data.get("bid"),
-        "trump": data.get("trump") or "",
-        "redeal": False,
-    }
-
-
 def _write_lines(deal: Deal, specs) -> None:
     session = deal.session
     # Score lines have no foreign-key constraint: the players they name are locked here as the
@@ -94,7 +84,6 @@ def _write_lines(deal: Deal, specs) -> None:
                 club_id=session.club_id,
                 game=session.game,
                 date=session.date,
-                month=session.date.replace(day=1),
                 **line_values(s),
             )
             for s in specs
@@ -137,17 +126,11 @@ def deal_recorded(*, session: GameSession, client_id) -> Deal | None:
     client_id = client_id_parse(client_id)
     if client_id is None:
         return None
-    existing = Deal.objects.filter(client_id=client_id).select_related("session").first()
+    existing = Deal.objects.filter(client_id=client_id).first()
     if existing is None:
         return None
     if existing.session_id != session.pk:
-        raise fail(
-            "client_id",
-            "client_id_other_session",
-            date=existing.session.date.isoformat(),
-            table=existing.session.table,
-            seq=existing.seq,
-        )
+        raise fail("client_id", "client_id_other_session")
     existing.already_recorded = True
     return existing
 
@@ -167,7 +150,9 @@ def deal_record(*, session: GameSession, data: dict, user=None, client_id=None) 
     try:
         deal = _deal_record(session=session, data=data, user=user, client_id=client_id)
     except IntegrityError:
-        # The same id committed by another request between our check and our insert.
+        # The same id committed by a twin request between our check and our insert (the one
+        # race path: the unique client_id is the guard): that deal, or the refusal naming
+        # another session. Our transaction rolled back, so nothing of ours is left.
         existing = deal_recorded(session=session, client_id=client_id)
         if existing is not None:
             return existing
@@ -184,12 +169,8 @@ def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID
     session = (
         GameSession.objects.select_for_update(no_key=True).select_related("club").get(pk=session.pk)
     )
-    if client_id is not None:
-        # Under the lock: a twin request for the same session that committed first is found.
-        existing = deal_recorded(session=session, client_id=client_id)
-        if existing is not None:
-            return existing
     _check_players(session, data)
+    _tournament_check(session, data)
     data = _normalise(session, data, None)
     result = score(session.game, data, session_rules(session))
     seq = (Deal.objects.filter(session=session).aggregate(m=Max("seq"))["m"] or 0) + 1
@@ -204,7 +185,7 @@ def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID
         client_id=client_id,
         created_by=user,
         updated_by=user,
-        **_denormalised(session, data),
+        **deal_columns(session.game, data),
     )
     _write_lines(deal, line_specs(session.game, data, result))
     ratings_deal_changed(deal=deal, created=True)
@@ -219,14 +200,66 @@ def _summary(deal: Deal) -> str:
     return " / ".join(render_explanation(deal.outcome.get("explanation", []), names))
 
 
+def deal_rescore(
+    *,
+    deal: Deal,
+    data: dict,
+    user=None,
+    reason: str = "",
+    deleted: bool | None = None,
+    follow: bool = True,
+) -> Deal:
+    """The one re-score of a stored deal: every change of a recorded deal goes through here
+    (an edit, a delete or restore, a later Daifugō round whose 大富豪 changed, a player merge).
+
+    ``data`` is scored under the rules the session was created with; the deal's score lines
+    and aggregates are replaced (none while it is deleted; ``deleted`` sets that state), its
+    derived columns (Napoleon, adjutant, bid, trump, 流れ) follow its data, its version moves
+    on (an editor holding the old version is refused) and its history records ``user`` and
+    ``reason``. With ``follow``, the later rounds of a Daifugō session are re-scored for 都落ち
+    and the ratings brought up to date. The caller holds the deal locked in its transaction
+    and has checked the change is allowed."""
+    session = deal.session
+    data = _normalise(session, data, deal.seq)
+    result = score(session.game, data, session_rules(session))
+    if not deal.is_deleted:
+        _remove_lines(deal)
+    if deleted is not None:
+        deal.is_deleted = deleted
+    for name, value in deal_columns(session.game, data).items():
+        setattr(deal, name, value)
+    user = user if getattr(user, "is_authenticated", False) else None
+    deal.data = data
+    deal.outcome = outcome_dict(session.game, result)
+    deal.version += 1
+    deal.updated_by = user
+    if user is not None:
+        deal._history_user = user
+    if reason:
+        deal._change_reason = reason
+    deal.save()
+    if not deal.is_deleted:
+        _write_lines(deal, line_specs(session.game, data, result))
+    if follow:
+        _rescore_following(deal, user=user)
+        ratings_deal_changed(deal=deal)
+    return deal
+
+
+def _locked(deal: Deal) -> Deal:
+    return (
+        Deal.objects.select_for_update(no_key=True).select_related("session__club").get(pk=deal.pk)
+    )
+
+
 @transaction.atomic
-def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> Deal:
+def deal_update(
+    *, deal: Deal, data: dict, version: int | None, user=None, reason: str = ""
+) -> Deal:
     """Re-score a deal with corrected input. ``version`` is the one the editor started from: if
     someone else saved in between, the edit is refused with what they changed; an edit that
     does not say which version it changes is refused too (it would overwrite blindly)."""
-    deal = (
-        Deal.objects.select_for_update(no_key=True).select_related("session__club").get(pk=deal.pk)
-    )
+    deal = _locked(deal)
     if deal.is_deleted:
         raise fail("__all__", "deal_deleted")
     if version is None or isinstance(version, bool):
@@ -235,80 +268,39 @@ def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> De
         who = deal.updated_by.get_username() if deal.updated_by else "?"
         when = timezone.localtime(deal.updated_at).strftime("%Y-%m-%d %H:%M")
         raise fail("version", "deal_stale", user=who, time=when, summary=_summary(deal))
-    session = deal.session
-    _check_players(session, data)
-    data = _normalise(session, data, deal.seq)
-    result = score(session.game, data, session_rules(session))
-    _remove_lines(deal)
-    user = user if getattr(user, "is_authenticated", False) else None
-    for field, value in _denormalised(session, data).items():
-        setattr(deal, field, value)
-    deal.data = data
-    deal.outcome = outcome_dict(session.game, result)
-    deal.version += 1
-    deal.updated_by = user
-    deal.save()
-    _write_lines(deal, line_specs(session.game, data, result))
-    _rescore_following(deal)
-    ratings_deal_changed(deal=deal)
-    return deal
+    _check_players(deal.session, data)
+    _tournament_check(deal.session, data, deal)
+    return deal_rescore(deal=deal, data=data, user=user, reason=reason)
 
 
 @transaction.atomic
 def deal_delete(*, deal: Deal, user=None) -> Deal:
     """Take a deal out of every total. It stays in the history and can be restored."""
-    deal = (
-        Deal.objects.select_for_update(no_key=True).select_related("session__club").get(pk=deal.pk)
-    )
+    deal = _locked(deal)
     if deal.is_deleted:
         return deal
-    _remove_lines(deal)
-    deal.is_deleted = True
-    deal.version += 1
-    deal.updated_by = user if getattr(user, "is_authenticated", False) else None
-    deal.save()
-    _rescore_following(deal)
-    ratings_deal_changed(deal=deal)
-    return deal
+    return deal_rescore(deal=deal, data=deal.data, user=user, deleted=True)
 
 
 @transaction.atomic
 def deal_restore(*, deal: Deal, user=None) -> Deal:
-    deal = (
-        Deal.objects.select_for_update(no_key=True).select_related("session__club").get(pk=deal.pk)
-    )
+    deal = _locked(deal)
     if not deal.is_deleted:
         raise fail("__all__", "deal_not_deleted")
-    session = deal.session
-    data = _normalise(session, deal.data, deal.seq)
-    result = score(session.game, data, session_rules(session))
-    deal.data = data
-    deal.outcome = outcome_dict(session.game, result)
-    deal.is_deleted = False
-    deal.version += 1
-    deal.updated_by = user if getattr(user, "is_authenticated", False) else None
-    deal.save()
-    _write_lines(deal, line_specs(session.game, data, result))
-    _rescore_following(deal)
-    ratings_deal_changed(deal=deal)
-    return deal
+    _tournament_check(deal.session, deal.data, deal)
+    return deal_rescore(deal=deal, data=deal.data, user=user, deleted=False)
 
 
-def _rescore_following(deal: Deal) -> None:
+def _rescore_following(deal: Deal, *, user) -> None:
     """Daifugō only: a changed round can change who was 大富豪, and so 都落ち in later rounds."""
     session = deal.session
     if session.game != Game.DAIFUGO:
         return
-    rules_ = session_rules(session)
     later = Deal.objects.filter(session=session, is_deleted=False, seq__gt=deal.seq)
-    for other in later.order_by("seq").select_for_update():
-        data = _normalise(session, other.data, other.seq)
-        if data.get("previous_daifugo") == other.data.get("previous_daifugo"):
+    for other in later.order_by("seq").select_for_update().select_related("session__club"):
+        if _previous_daifugo(session, other.seq) == other.data.get("previous_daifugo"):
             continue
-        result = score(session.game, data, rules_)
-        _remove_lines(other)
-        other.data = data
-        other.outcome = outcome_dict(session.game, result)
-        other.version += 1
-        other.save()
-        _write_lines(other, line_specs(session.game, data, result))
+        deal_rescore(
+            deal=other, data=other.data, user=user, follow=False,
+            reason=f"round {deal.seq} changed: 大富豪 before round {other.seq} re-read",
+        )  # fmt: skip

@@ -5,6 +5,7 @@ player keys, so its results map back to players without a lookup table.
 """
 
 import datetime
+import operator
 from dataclasses import dataclass, fields
 
 import rules
@@ -122,9 +123,38 @@ class LineSpec:
 SCORE_LINE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(LineSpec))
 
 
+# The columns a stored score line takes from its deal; with ``SCORE_LINE_FIELDS`` they are every
+# column of ``ScoreLine`` (bulk writers list their columns as ``LINE_COLUMNS``).
+LINE_DEAL_FIELDS: tuple[str, ...] = ("deal_id", "session_id", "club_id", "game", "date")
+LINE_COLUMNS: tuple[str, ...] = LINE_DEAL_FIELDS + SCORE_LINE_FIELDS
+
+# A LineSpec's values in ``SCORE_LINE_FIELDS`` order, as a tuple (C speed, for bulk writers).
+line_tuple = operator.attrgetter(*SCORE_LINE_FIELDS)
+
+
 def line_values(spec: LineSpec) -> dict:
     """The score line's own column values (``ScoreLine(**line_values(spec), deal=...)``)."""
     return {name: getattr(spec, name) for name in SCORE_LINE_FIELDS}
+
+
+# The deal's own columns derived from its data: what lists and the merge select deals by.
+DEAL_DERIVED_FIELDS: tuple[str, ...] = ("napoleon_id", "adjutant_id", "bid", "trump", "redeal")
+
+
+def deal_columns(game: str, data: dict) -> dict:
+    """The deal's derived columns (``DEAL_DERIVED_FIELDS``) from its stored data. A Napoleon
+    deal without a Napoleon is a redeal (流れ); a Daifugō round has none of them."""
+    if game != Game.NAPOLEON or data.get("redeal") or not data.get("napoleon"):
+        return {"napoleon_id": None, "adjutant_id": None, "bid": None, "trump": "",
+                "redeal": game == Game.NAPOLEON}  # fmt: skip
+    adjutant = data.get("adjutant")
+    return {
+        "napoleon_id": int(data["napoleon"]),
+        "adjutant_id": None if data.get("solo") else int(adjutant),
+        "bid": data.get("bid"),
+        "trump": data.get("trump") or "",
+        "redeal": False,
+    }
 
 
 def line_specs(game: str, data: dict, result) -> list[LineSpec]:
@@ -170,6 +200,24 @@ def line_specs(game: str, data: dict, result) -> list[LineSpec]:
 def periods(day: datetime.date) -> tuple[str, str, str]:
     """The aggregate periods a deal on ``day`` counts in: month, season (year), all time."""
     return (f"{day.year:04d}-{day.month:02d}", f"{day.year:04d}", "all")
+
+
+BID_COUNTERS: tuple[str, ...] = ("deals", "wins", "points", "solo_deals", "solo_wins")
+
+
+def bid_counters(spec: LineSpec) -> dict[str, int] | None:
+    """What the Napoleon's own line adds to their per-bid, per-trump record (``BID_COUNTERS``);
+    None for every other line."""
+    if spec.role != "napoleon" or spec.bid is None:
+        return None
+    won = bool(spec.won)
+    return {
+        "deals": 1,
+        "wins": int(won),
+        "points": spec.points,
+        "solo_deals": int(spec.solo),
+        "solo_wins": int(spec.solo and won),
+    }
 
 
 def counters(spec: LineSpec) -> dict[str, int]:

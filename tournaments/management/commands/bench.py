@@ -14,6 +14,7 @@ configured in settings is never touched.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import json as json_module
@@ -55,7 +56,16 @@ from tournaments.services.members import membership_set
 from tournaments.services.players import player_get_or_create
 from tournaments.services.ratings import ratings_replay
 from tournaments.services.rulesets import ruleset_resolve
-from tournaments.services.scoring_bridge import counters, line_specs, outcome_dict, periods, score
+from tournaments.services.scoring_bridge import (
+    LINE_COLUMNS,
+    bid_counters,
+    counters,
+    line_specs,
+    line_tuple,
+    outcome_dict,
+    periods,
+    score,
+)
 from tournaments.services.sessions import session_start
 
 STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
@@ -101,7 +111,11 @@ class Template:
         for key in ("napoleon", "adjutant"):
             if data.get(key):
                 data[key] = int(data[key])
-        specs = [(by_placeholder[str(s.player_id)], s) for s in self.specs]
+        specs = [
+            (by_placeholder[str(s.player_id)],
+             dataclasses.replace(s, player_id=by_placeholder[str(s.player_id)]))
+            for s in self.specs
+        ]  # fmt: skip
         return data, _remap(self.outcome, mapping), specs
 
 
@@ -213,7 +227,6 @@ class Builder:
             table_players = rng.sample(ids, SEATS + 1)
             keys = periods(session.date)
             day_db = connection.ops.adapt_datefield_value(session.date)
-            month_db = connection.ops.adapt_datefield_value(session.date.replace(day=1))
             for seq in range(1, count + 1):
                 if closing:
                     first = int(session.table[len(CLOSING) :]) * SEATS
@@ -231,30 +244,22 @@ class Builder:
                     now, now,
                 ))  # fmt: skip
                 for player_id, s in specs:
-                    line_rows.append((
-                        deal_id, session.id, club.id, player_id, session.game, day_db,
-                        month_db, s.seat, s.points, s.role, s.won, s.bid, s.trump, s.solo,
-                        s.plan_b, s.all20, s.position, s.miyako_ochi, s.forbidden,
-                    ))  # fmt: skip
+                    line_rows.append((deal_id, session.id, club.id, session.game, day_db,
+                                      *line_tuple(s)))  # fmt: skip
                     for key, value in counters(s).items():
                         for period in keys:
                             standing[(session.game, period, player_id)][key] += value
-                    if s.role == "napoleon" and s.bid is not None:
+                    bid = bid_counters(s)
+                    if bid is not None:
                         b = bids[(player_id, s.bid, s.trump)]
-                        b["deals"] += 1
-                        b["wins"] += int(bool(s.won))
-                        b["points"] += s.points
-                        b["solo_deals"] += int(s.solo)
-                        b["solo_wins"] += int(s.solo and bool(s.won))
+                        for counter, value in bid.items():
+                            b[counter] += value
                 deal_id += 1
         insert_rows(Deal, ["id", "session_id", "club_id", "game", "seq", "redeal", "data",
                            "outcome", "napoleon_id", "adjutant_id", "bid", "trump", "version",
                            "client_id", "is_deleted", "created_by_id", "updated_by_id",
                            "created_at", "updated_at"], deal_rows)  # fmt: skip
-        insert_rows(ScoreLine, ["deal_id", "session_id", "club_id", "player_id", "game", "date",
-                                "month", "seat", "points", "role", "won", "bid", "trump", "solo",
-                                "plan_b", "all20", "position", "miyako_ochi", "forbidden"],
-                    line_rows)  # fmt: skip
+        insert_rows(ScoreLine, LINE_COLUMNS, line_rows)
         StandingAggregate.objects.bulk_create(
             [StandingAggregate(club=club, game=g, period=p, player_id=pid, **values)
              for (g, p, pid), values in standing.items()], batch_size=2000)  # fmt: skip
