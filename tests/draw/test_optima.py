@@ -7,7 +7,7 @@ import random
 
 import pytest
 from django.core.management import CommandError, call_command
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tournaments.draw import History, PastRound, choose_sizes, make_draw, plan_rounds, repeat_count
@@ -128,7 +128,9 @@ def test_spread_never_adds_a_repeat_and_spreads_them():
 SIZE_SETS = [(4, 5), (4, 5, 6), (5,), (3, 4, 5, 6, 7, 8)]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(
     n=st.integers(min_value=5, max_value=26),
     rounds=st.integers(min_value=1, max_value=4),
@@ -137,6 +139,8 @@ SIZE_SETS = [(4, 5), (4, 5, 6), (5,), (3, 4, 5, 6, 7, 8)]
     played=st.integers(min_value=0, max_value=2),
     seed=st.integers(min_value=0, max_value=10_000),
 )
+# a late arrival after two rounds: in the plan alone sit-outs differ by 2, over the evening by 1
+@example(n=7, rounds=3, sizes=(4, 5), preferred=None, played=2, seed=0)
 def test_any_plan_is_a_valid_draw(n, rounds, sizes, preferred, played, seed):
     """Every planned round seats every player once or sits them out, at tables of the sizes
     the split asks for; sit-outs stay within one; after played rounds too (a late arrival)."""
@@ -160,7 +164,8 @@ def test_any_plan_is_a_valid_draw(n, rounds, sizes, preferred, played, seed):
         assert sorted(seated + list(d.sitouts)) == sorted(players)
         assert sorted(map(len, d.tables), reverse=True) == list(expected)
         assert len(d.sitouts) == sitting_out
-    sat_out = History.from_rounds(plan.as_past()).sitouts
+    # within one over the evening (the rounds played and the plan): the plan evens them out
+    sat_out = History.from_rounds(past + plan.as_past()).sitouts
     counts = [sat_out[p] for p in players]
     assert max(counts) - min(counts) <= 1
     # the same arguments, the same plan (clubs draw again with a seed and expect the same)
