@@ -8,6 +8,8 @@ red suits print red (the colour is in efuda.css and the PDF stylesheet).
 ``{{ "独り立ち"|term }}``: a game term in the clubs' own Japanese; on an English page it is
 marked ``lang="ja"`` and followed by a short English gloss: 独り立ち (solo).
 
+``{{ seconds|clock }}``: the seconds left on a round clock as ``m:ss``.
+
 ``{{ points|signed }}``: points with their sign as the pages print them (+2, -1, 0; 0.00).
 
 ``{{ session.ruleset|ruleset_name }}``: a club rule set by the name every page uses.
@@ -47,6 +49,15 @@ def term(value):
         return value
     return format_html('<span lang="ja">{}</span> <span class="gloss">({})</span>', value,
                        GLOSSES[value])  # fmt: skip
+
+
+@register.filter
+def clock(seconds) -> str:
+    """Seconds left on a round clock as the clock shows them: ``12:05``, ``0:09``."""
+    if seconds is None or seconds == "":
+        return ""
+    seconds = max(int(seconds), 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 @register.filter
