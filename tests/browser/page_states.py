@@ -69,7 +69,8 @@ def build_world() -> World:
     nap, dai = table.nap, table.dai
     ids = [p.id for p in table.seated]
     for n in range(2, 5):  # a few more deals: standings, ratings, charts
-        deal_record(session=nap, user=owner, data=_napoleon(ids[n - 2 :] + ids[: n - 2], 13 + n % 3))
+        seats = ids[n - 2 :] + ids[: n - 2]
+        deal_record(session=nap, user=owner, data=_napoleon(seats, 13 + n % 3))
         order = ids[n - 1 :] + ids[: n - 1]
         deal_record(session=dai, user=owner, data={"players": ids, "order": order, "forbidden": []})
     again = deal_record(session=nap, user=owner, data=_napoleon(ids))
@@ -216,8 +217,8 @@ def _ruleset_refused(w, page, base):
 def _import_refused(w, page, base):
     page.goto(base + reverse("manage_import", args=[w.slug]))
     page.set_input_files(
-        "input[name=file]", files=[{"name": "bad.csv", "mimeType": "text/csv",
-                                    "buffer": BAD_IMPORT}]  # fmt: skip
+        "input[name=file]",
+        files=[{"name": "bad.csv", "mimeType": "text/csv", "buffer": BAD_IMPORT}],  # fmt: skip
     )
     _submit(page, "form.import-form button[type=submit]")
 
@@ -262,8 +263,9 @@ def _p(name, who, path):
     return State(name, who, _open(path))
 
 
-def r(name, *args):
-    return lambda w: reverse(name, args=[a(w) if callable(a) else a for a in args])
+def r(name, *args, query=""):
+    """The address of ``name``; an argument that is a function is asked the world."""
+    return lambda w: reverse(name, args=[a(w) if callable(a) else a for a in args]) + query
 
 
 def slug(w):
@@ -272,6 +274,14 @@ def slug(w):
 
 def tid(w):
     return w.tournament.pk
+
+
+def nap(w):
+    return w.table.nap.pk
+
+
+def dai(w):
+    return w.table.dai.pk
 
 
 STATES: list[State] = [
@@ -283,28 +293,28 @@ STATES: list[State] = [
     State("sign-up refused", "visitor", _signup_refused),
     _p("password reset", "visitor", r("account_reset_password")),
     _p("invitation find", "visitor", r("invitation_find")),
-    _p("invitation", "visitor", lambda w: reverse("invitation_open", args=[w.invitation.token])),
+    _p("invitation", "visitor", r("invitation_open", lambda w: w.invitation.token)),
     _p("club home", "visitor", r("club_home", slug)),
-    _p("standings napoleon month", "visitor",
-       r("standings_month", slug, "napoleon", 2026, 11)),
+    _p("standings napoleon month", "visitor", r("standings_month", slug, "napoleon", 2026, 11)),
     _p("standings daifugo all time", "visitor", r("standings_all", slug, "daifugo")),
     _p("ratings napoleon", "visitor", r("ratings", slug, "napoleon")),
-    _p("ratings daifugo everyone", "visitor", lambda w: r("ratings", slug, "daifugo")(w) + "?all=1"),
+    _p("ratings daifugo everyone", "visitor", r("ratings", slug, "daifugo", query="?all=1")),
     _p("ratings explained", "visitor", r("ratings_about", slug)),
-    _p("player", "visitor", lambda w: reverse("player_detail", args=[w.slug, w.table.players[0].pk])),
+    _p("player", "visitor", r("player_detail", slug, lambda w: w.table.players[0].pk)),
     _p("sessions", "visitor", r("session_list", slug)),
-    _p("session napoleon", "visitor", lambda w: reverse("session_detail", args=[w.slug, w.table.nap.pk])),
-    _p("session daifugo", "visitor", lambda w: reverse("session_detail", args=[w.slug, w.table.dai.pk])),
+    _p("session napoleon", "visitor", r("session_detail", slug, nap)),
+    _p("session daifugo", "visitor", r("session_detail", slug, dai)),
     _p("blank sheet", "visitor", r("club_blank_sheet", slug)),
-    _p("blank sheet refused", "visitor", lambda w: r("club_blank_sheet", slug)(w) + "?rules=&players=99"),
+    _p("blank sheet refused", "visitor", r("club_blank_sheet", slug, query="?rules=&players=99")),
     _p("tournaments", "visitor", r("tournament_list", slug)),
     _p("tournament playing", "visitor", r("tournament_detail", tid)),
     _p("tournament standings", "visitor", r("tournament_standings", tid)),
     _p("tournament clock", "visitor", r("tournament_timer", tid)),
-    _p("tournament daifugo drawn", "visitor", lambda w: reverse("tournament_detail", args=[w.dai_tournament.pk])),
-    _p("tournament finished", "visitor", lambda w: reverse("tournament_detail", args=[w.finished.pk])),
+    _p("tournament daifugo drawn", "visitor",
+       r("tournament_detail", lambda w: w.dai_tournament.pk)),
+    _p("tournament finished", "visitor", r("tournament_detail", lambda w: w.finished.pk)),
     _p("PIN", "visitor", r("tournament_pin", tid)),
-    _p("PIN at a table", "visitor", lambda w: reverse("tournament_table", args=[w.tournament.pk, w.table_one.pk])),
+    _p("PIN at a table", "visitor", r("tournament_table", tid, lambda w: w.table_one.pk)),
     State("PIN refused", "visitor", _pin_refused),
     _p("not found", "visitor", lambda w: "/c/no-such-club/"),
     State("server error", "visitor", _boom),
@@ -322,20 +332,21 @@ STATES: list[State] = [
     _p("club home owner", "owner", r("club_home", slug)),
     _p("new session", "owner", r("session_new", slug)),
     State("new session refused", "owner", _new_session_refused),
-    _p("deal entry", "owner", lambda w: reverse("deal_new", args=[w.slug, w.table.nap.pk])),
-    _p("round entry", "owner", lambda w: reverse("round_new", args=[w.slug, w.table.dai.pk])),
+    _p("deal entry", "owner", r("deal_new", slug, nap)),
+    _p("round entry", "owner", r("round_new", slug, dai)),
     State("deal entry refused", "owner", _deal_refused),
-    _p("deal edit", "owner", lambda w: reverse("deal_edit", args=[w.slug, w.table.deals(w.table.nap).first().pk])),
-    _p("deal history", "owner", lambda w: reverse("deal_history", args=[w.slug, w.table.deals(w.table.dai).last().pk])),
+    _p("deal edit", "owner", r("deal_edit", slug, lambda w: w.table.deals(w.table.nap).first().pk)),
+    _p("deal history", "owner",
+       r("deal_history", slug, lambda w: w.table.deals(w.table.dai).last().pk)),
     _p("manage club", "owner", r("club_manage", slug)),
     _p("invitations", "owner", r("club_invitations", slug)),
     _p("new rule set", "owner", r("ruleset_new", slug)),
     State("rule set refused", "owner", _ruleset_refused),
     _p("import", "owner", r("manage_import", slug)),
     State("import refused", "owner", _import_refused),
-    _p("import job failed", "owner", lambda w: reverse("manage_import_job", args=[w.slug, w.job.pk])),
+    _p("import job failed", "owner", r("manage_import_job", slug, lambda w: w.job.pk)),
     _p("export", "owner", r("results_export", slug)),
-    _p("export refused", "owner", lambda w: r("results_export", slug)(w) + "?game=chess&date_from=x"),
+    _p("export refused", "owner", r("results_export", slug, query="?game=chess&date_from=x")),
     _p("merge players", "owner", r("player_merge", slug)),
     State("merge preview", "owner", _merge_preview),
     _p("new club", "owner", r("club_new")),
@@ -347,7 +358,7 @@ STATES: list[State] = [
     _p("finish round", "owner", r("tournament_round_finish", tid, 1)),
     State("correct deal", "owner", _correct),
     _p("seating cards with PINs", "owner", r("tournament_seating_pins", tid, 1)),
-    _p("table as staff", "owner", lambda w: reverse("tournament_table", args=[w.tournament.pk, w.table_one.pk])),
+    _p("table as staff", "owner", r("tournament_table", tid, lambda w: w.table_one.pk)),
     _p("log out", "owner", r("logout")),
 ]  # fmt: skip
 
