@@ -75,7 +75,13 @@ def pin_login_view(request, tournament_id: int):
                     entry=entry,
                 )
             except EfudaError as err:
-                add_efuda_error(form, err)
+                if err.code == "pin_wrong" and entry is not None:  # say which seat was tried
+                    form.add_error("pin", _(
+                        "That PIN is not the PIN of seat %(seat)s at table %(table)s. Check the "
+                        "seat on your card, or choose no seat: your PIN alone opens your table."
+                    ) % {"seat": form.cleaned_data["seat"], "table": table.number})  # fmt: skip
+                else:
+                    add_efuda_error(form, err)
             else:
                 pins = dict(request.session.get(PIN_SESSION_KEY, {}))
                 pins[str(tournament.pk)] = {"entry": found.pk, "hash": found.pin_hash}
@@ -86,9 +92,9 @@ def pin_login_view(request, tournament_id: int):
                     return redirect("tournament_table", tournament.pk, mine.pk)
                 return redirect("tournament_detail", tournament.pk)
     status = 400 if form.errors else 200
-    return render_pin_form(
-        request, tournament, form, table if form.data.get("seat") else None, status
-    )
+    # A form sent from a table's page (the table fixed by its QR code) comes back as it was.
+    fixed = form.data.get("seat") or form.data.get("fixed")
+    return render_pin_form(request, tournament, form, table if fixed else None, status)
 
 
 @require_POST
