@@ -12,12 +12,10 @@ PLAYER_PARAMS = frozenset({"napoleon", "adjutant", "player", "giver", "receiver"
 PLAYER_LIST_PARAMS = frozenset({"order", "players"})
 
 
-def render_message(text: str, params: Mapping | None = None, names: Mapping | None = None) -> str:
-    """Translate a msgid from the scoring core and fill its parameters.
-
-    ``names`` maps player keys (ids as strings) to display names, so a message that names a
-    player shows the name, never the database id.
-    """
+def named_params(params: Mapping | None, names: Mapping | None = None) -> dict:
+    """``params`` with every player key (or list of keys) replaced by the player's name from
+    ``names`` (player keys, ids as strings, to display names): what a stored message keeps, so
+    it can be rendered later in any language without the names at hand."""
     params = dict(params or {})
     if names:
         for key, value in params.items():
@@ -27,6 +25,25 @@ def render_message(text: str, params: Mapping | None = None, names: Mapping | No
                 params[key] = names[value]
             elif key in PLAYER_LIST_PARAMS:
                 params[key] = ", ".join(names.get(item, item) for item in value.split(", "))
+    return params
+
+
+def stored_params(params: Mapping | None, names: Mapping | None = None) -> dict:
+    """``named_params`` as JSON keeps them: numbers, text, true/false and null as they are,
+    anything else as its text."""
+    return {
+        key: value if value is None or isinstance(value, str | int | float | bool) else str(value)
+        for key, value in named_params(params, names).items()
+    }
+
+
+def render_message(text: str, params: Mapping | None = None, names: Mapping | None = None) -> str:
+    """Translate a msgid from the scoring core and fill its parameters.
+
+    ``names`` maps player keys (ids as strings) to display names, so a message that names a
+    player shows the name, never the database id.
+    """
+    params = named_params(params, names)
     translated = gettext(text)
     try:
         return translated % params if params else translated

@@ -21,7 +21,6 @@ import threading
 from django.conf import settings
 from django.db import OperationalError, connections, transaction
 from django.utils import timezone, translation
-from django.utils.translation import gettext
 from django_tasks import task
 
 from core.i18n import N_
@@ -29,7 +28,7 @@ from core.i18n import N_
 from ..models import Club, ImportJob
 from ..models.imports import STOPPED
 from .errors import make_fail
-from .imports import ImportFailed, results_import
+from .imports import ImportFailed, ImportProblem, results_import
 
 _fail = make_fail({
     "import_not_restartable": N_(
@@ -39,7 +38,24 @@ _fail = make_fail({
         "This file is imported already (%(deals)s deals in %(sessions)s sessions); it is not "
         "imported twice."
     ),
+    # A job's own problems (stored with it, like the file's, and rendered when read):
+    "worker_silent": N_(
+        "The import stopped: the task worker gave no sign of life for %(minutes)s minutes (it "
+        "was stopped or restarted). Nothing was imported. Start the import again."
+    ),
+    "worker_died": N_(
+        "The import stopped: the task worker stopped while importing this file (%(runs)s "
+        "times). Nothing was imported. Start the import again."
+    ),
+    "unexpected": N_("The import stopped on an unexpected error; nothing was imported."),
 })  # fmt: skip
+
+
+def _job_problem(code: str, **params) -> list[dict]:
+    """A job's problems when the job itself failed (not the file): one, on the whole file."""
+    return [ImportProblem.of(1, "file", _fail("file", code, **params)).stored()]
+
+
 # Runs of one job in all (its first and each automatic take-up after its worker died) before it
 # is shown failed for the owner to start again: a file that kills its worker is not retried for
 # ever.
@@ -149,7 +165,8 @@ def import_job_execute(*, job_id: int) -> ImportJob:
             total=1000, report={
                 "game": report.game, "deals": report.deals, "redeals": report.redeals,
                 "sessions": len(report.sessions), "players": report.players_created,
-                "source": report.source},
+                "source": report.source, "source_kind": report.source_kind,
+                "sheet": report.sheet},
         )  # fmt: skip
         if not done:
             raise _JobLostError
@@ -163,7 +180,7 @@ def import_job_execute(*, job_id: int) -> ImportJob:
         except _JobLostError:
             pass  # nothing written; the job's new run (or its failure) tells its outcome
         except ImportFailed as failed:
-            problems = [[p.line, p.field, p.message] for p in failed.problems]
+            problems = [p.stored() for p in failed.problems]
             _this_run(job_id, attempt).filter(status=ImportJob.Status.RUNNING).update(
                 status=ImportJob.Status.FAILED, finished_at=timezone.now(), data=b"", done=1000,
                 total=1000, problems=problems,
@@ -173,7 +190,7 @@ def import_job_execute(*, job_id: int) -> ImportJob:
             # is marked failed.
             _this_run(job_id, attempt).filter(status=ImportJob.Status.RUNNING).update(
                 status=ImportJob.Status.FAILED, finished_at=timezone.now(), data=b"",
-                problems=[[1, "file", _unexpected()]],
+                problems=_job_problem("unexpected"),
             )  # fmt: skip
             raise
     return ImportJob.objects.get(pk=job_id)
@@ -192,17 +209,11 @@ def import_job_expire(*, job: ImportJob) -> ImportJob:
         job.heartbeat_at is not None and job.heartbeat_at >= cutoff
     ):
         return job
-    with translation.override(job.language):
-        message = gettext(
-            "The import stopped: the task worker gave no sign of life for %(minutes)s "
-            "minutes (it was stopped or restarted). Nothing was imported. Start the import "
-            "again."
-        ) % {"minutes": minutes}
     ImportJob.objects.filter(
         pk=job.pk, attempt=job.attempt, status=ImportJob.Status.RUNNING, heartbeat_at__lt=cutoff
     ).update(
         status=ImportJob.Status.FAILED, stage=STOPPED, finished_at=timezone.now(),
-        problems=[[1, "file", message]],
+        problems=_job_problem("worker_silent", minutes=minutes),
     )  # fmt: skip
     return ImportJob.objects.defer("data").get(pk=job.pk)
 
@@ -249,14 +260,9 @@ def import_jobs_take_up(*, now: datetime.datetime | None = None) -> dict[str, li
                 if taken:
                     transaction.on_commit(lambda pk=job.pk: import_job_run.enqueue(job_id=pk))
             else:
-                with translation.override(job.language):
-                    message = gettext(
-                        "The import stopped: the task worker stopped while importing this file "
-                        "(%(runs)s times). Nothing was imported. Start the import again."
-                    ) % {"runs": job.attempt + 1}
                 taken = mine.update(
                     status=ImportJob.Status.FAILED, stage=STOPPED, finished_at=now,
-                    problems=[[1, "file", message]],
+                    problems=_job_problem("worker_died", runs=job.attempt + 1),
                 )  # fmt: skip
             if taken:
                 _dead_task_failed(job.pk, now)
@@ -281,7 +287,3 @@ def _dead_task_failed(job_id: int, now: datetime.datetime) -> None:
         exception_class_path="builtins.SystemExit",
         traceback="the worker running this task stopped (efuda took the job up)",
     )
-
-
-def _unexpected() -> str:
-    return gettext("The import stopped on an unexpected error; nothing was imported.")
