@@ -137,5 +137,7 @@ def test_a_file_whose_worker_died_twice_is_shown_failed_not_retried_for_ever(set
     assert twice.status == "failed" and twice.restartable and twice.data == b"x"
     (problem,) = [ImportProblem.from_stored(p) for p in twice.problems]  # rendered when read
     with translation.override("en"):
-        assert "stopped while importing this file (2 times). Nothing was imported" in str(problem)
+        assert "stopped while importing this file (attempts: 2). Nothing was imported" in str(
+            problem
+        )
     assert alive.status == "running" and alive.attempt == 0  # its worker is alive: left alone

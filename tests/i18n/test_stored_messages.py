@@ -72,11 +72,11 @@ def test_a_job_stopped_by_its_worker_reads_in_the_readers_language(owner_client)
 
     job = ImportJob.objects.create(club=club, status="failed", stage="stopped", language="ja",
                                    problems=_job_problem("worker_died", runs=2))  # fmt: skip
-    assert "the task worker stopped while importing this file (2 times)" in _page(
+    assert "the task worker stopped while importing this file (attempts: 2)" in _page(
         client, club, job, "en"
     )
     japanese = _page(client, club, job, "ja")
-    assert "タスクワーカーが停止しました（2 回）" in japanese and "(2 times)" not in japanese
+    assert "タスクワーカーが停止しました（2 回目）" in japanese and "(attempts" not in japanese
 
 
 def test_how_the_file_was_read_follows_the_reader(

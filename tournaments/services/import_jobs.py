@@ -35,17 +35,17 @@ _fail = make_fail({
         "Only an import whose worker stopped can be started again; upload the file again."
     ),
     "import_already_done": N_(
-        "This file is imported already (%(deals)s deals in %(sessions)s sessions); it is not "
+        "This file is imported already (deals: %(deals)s; sessions: %(sessions)s); it is not "
         "imported twice."
     ),
     # A job's own problems (stored with it, like the file's, and rendered when read):
     "worker_silent": N_(
-        "The import stopped: the task worker gave no sign of life for %(minutes)s minutes (it "
-        "was stopped or restarted). Nothing was imported. Start the import again."
+        "The import stopped: the task worker gave no sign of life for %(minutes)s min. (it was "
+        "stopped or restarted). Nothing was imported. Start the import again."
     ),
     "worker_died": N_(
-        "The import stopped: the task worker stopped while importing this file (%(runs)s "
-        "times). Nothing was imported. Start the import again."
+        "The import stopped: the task worker stopped while importing this file (attempts: "
+        "%(runs)s). Nothing was imported. Start the import again."
     ),
     "unexpected": N_("The import stopped on an unexpected error; nothing was imported."),
 })  # fmt: skip

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 import rules
 from core.errors import EfudaError
@@ -90,7 +90,8 @@ from .scoring_bridge import (
 
 __all__ = [
     "DAIFUGO_COLUMNS", "MAX_BYTES", "NAPOLEON_COLUMNS", "NAPOLEON_DEAL_OPTIONAL",
-    "SESSION_OPTIONAL", "ImportFailed", "ImportProblem", "ImportReport", "results_import",
+    "SESSION_OPTIONAL", "ImportFailed", "ImportProblem", "ImportReport", "import_summary",
+    "results_import",
 ]  # fmt: skip
 
 MAX_TABLE = 40
@@ -119,7 +120,7 @@ MESSAGES = {
     "header_unknown": N_("The header has unknown columns %(unknown)s (expected %(expected)s)."),
     "header_duplicate": N_("The column %(column)s appears twice in the header."),
     "no_rows": N_("The file has a header but no results."),
-    "column_count": N_("This line has %(found)s columns; the header has %(expected)s."),
+    "column_count": N_("Columns on this line: %(found)s; in the header: %(expected)s."),
     "required": N_("This column must not be empty."),
     "date_invalid": N_(
         "“%(value)s” is not a date: write YYYY-MM-DD or YYYY/MM/DD, e.g. 2026-11-20."
@@ -226,6 +227,34 @@ class ImportProblem(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.where()}: {self.message}"
+
+
+def import_summary(
+    *, game: str, deals: int, redeals: int, sessions: int, players: int, club: str = ""
+) -> str:
+    """What an import added, in the active language, each number with its own plural: Napoleon
+    deals (and their redeals), Daifugō rounds (回戦), never "1 deals"."""
+    parts = {
+        "sessions": ngettext("%(n)s session", "%(n)s sessions", sessions) % {"n": sessions},
+        "players": ngettext("%(n)s new player", "%(n)s new players", players) % {"n": players},
+        "club": club,
+    }
+    if game == "daifugo":
+        parts["rounds"] = ngettext("%(n)s Daifugō round", "%(n)s Daifugō rounds", deals) % {
+            "n": deals}  # fmt: skip
+        text = (
+            gettext("Imported %(rounds)s in %(sessions)s into club %(club)s; %(players)s.")
+            if club else gettext("Imported %(rounds)s in %(sessions)s; %(players)s.")
+        )  # fmt: skip
+    else:
+        parts["deals"] = ngettext("%(n)s deal", "%(n)s deals", deals) % {"n": deals}
+        parts["redeals"] = ngettext("%(n)s redeal", "%(n)s redeals", redeals) % {"n": redeals}
+        text = (
+            gettext("Imported %(deals)s (%(redeals)s) in %(sessions)s into club %(club)s; "
+                    "%(players)s.") if club
+            else gettext("Imported %(deals)s (%(redeals)s) in %(sessions)s; %(players)s.")
+        )  # fmt: skip
+    return text % parts
 
 
 class ImportFailed(Exception):  # noqa: N818 - an outcome, named as the spec names it

@@ -33,6 +33,7 @@ from ..services.imports import (
     SESSION_OPTIONAL,
     ImportFailed,
     ImportProblem,
+    import_summary,
     results_import,
 )
 
@@ -54,19 +55,13 @@ class ImportForm(forms.Form):
 def _success(report) -> str:
     """What was imported, counted as the game counts: Napoleon deals (with their redeals),
     Daifugō rounds (回戦)."""
-    if report.get("game") == "daifugo":
-        text = gettext(
-            "Imported %(deals)s Daifugō rounds in %(sessions)s sessions; %(players)s new players."
-        )
-    else:
-        text = gettext(
-            "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s sessions; "
-            "%(players)s new players."
-        )
+    text = import_summary(game=report.get("game", ""), deals=report.get("deals", 0),
+                          redeals=report.get("redeals", 0), sessions=report.get("sessions", 0),
+                          players=report.get("players", 0))  # fmt: skip
     # How the file was read, in the reader's language (an older job stored it translated).
     kind = report.get("source_kind")
     source = source_label(kind, report.get("sheet", "")) if kind else report.get("source", "")
-    return text % report + " " + gettext("The file was read as %(source)s.") % {"source": source}
+    return text + " " + gettext("The file was read as %(source)s.") % {"source": source}
 
 
 @login_required

@@ -21,7 +21,7 @@ from ..models import Game, GameSession, Role
 from ..permissions import can_manage, can_record, club_for_request
 from ..selectors.sessions import club_sessions, session_detail, session_rule_choices
 from ..services.sessions import session_start
-from ..tables.sessions import SessionTable, SessionTotalsTable
+from ..tables.sessions import SessionTable, session_totals_table
 from .page_cache import cached_page
 
 
@@ -108,7 +108,7 @@ def session_detail_view(request, club_slug: str, pk: int):
     session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
                                 club=club, pk=pk)  # fmt: skip
     detail = session_detail(session)
-    totals = SessionTotalsTable(detail.totals)
+    totals = session_totals_table(detail.totals, game=session.game)
     return render(request, "tournaments/sessions/detail.html", {
         "club": club, "session": session, "detail": detail, "totals_table": totals,
         "can_record": can_record(request.user, club), "entry_url": entry_url(session),

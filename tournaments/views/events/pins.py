@@ -8,6 +8,7 @@ from __future__ import annotations
 from axes.helpers import get_client_ip_address
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from core.errors import EfudaError
@@ -53,7 +54,9 @@ def _chosen_entry(tournament, form) -> tuple[TournamentEntry | None, object]:
     if not seat:
         return None, table
     if seat > len(table.seats):
-        form.add_error("seat", _("Table %(number)s has %(count)s seats.") % {
+        form.add_error("seat", ngettext(
+            "Table %(number)s has %(count)s seat.", "Table %(number)s has %(count)s seats.",
+            len(table.seats)) % {
             "number": number, "count": len(table.seats)})  # fmt: skip
         return None, table
     entry = tournament.entries.filter(player_id=table.seats[seat - 1]).first()
