@@ -126,17 +126,11 @@ def deal_recorded(*, session: GameSession, client_id) -> Deal | None:
     client_id = client_id_parse(client_id)
     if client_id is None:
         return None
-    existing = Deal.objects.filter(client_id=client_id).select_related("session").first()
+    existing = Deal.objects.filter(client_id=client_id).first()
     if existing is None:
         return None
     if existing.session_id != session.pk:
-        raise fail(
-            "client_id",
-            "client_id_other_session",
-            date=existing.session.date.isoformat(),
-            table=existing.session.table,
-            seq=existing.seq,
-        )
+        raise fail("client_id", "client_id_other_session")
     existing.already_recorded = True
     return existing
 

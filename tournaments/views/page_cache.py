@@ -13,6 +13,13 @@ placeholder and each response carries its own visitor's token.
 A shared part that fails only makes this slower: a cache that is down is a miss and the page
 renders uncached (config/cache.py), a replica that is down or fails mid-page leaves the primary
 to render it (config/routers.py).
+
+What a reader may see of a tournament's deals depends on who they are
+(``selectors/visibility.py``); the key names the one audience served here, visitors who are
+not logged in (``ANONYMOUS``). What that audience sees is decided by stored rows only (a
+tournament's privacy, its freeze, its reveal, the rounds started), and every change to those is
+a write that moves the club's data version, so a freeze, a reveal or a round starting changes
+the key: the cache never serves what was shown before.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from ..context_processors import CSRF_PLACEHOLDER
 from ..selectors.clubs import club_page_version, replica_caught_up
 
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
+ANONYMOUS = "anon"  # the audience whose pages are kept (see the module doc)
 
 
 def _anonymous(request) -> bool:
@@ -60,7 +68,7 @@ def cached_page(view):
         # htmx asks some pages for a fragment only: another variant of the same address.
         variant = f"{request.get_full_path()}|{request.headers.get('HX-Request', '')}"
         path = hashlib.sha1(variant.encode()).hexdigest()
-        key = f"efuda:page:{version[0]}:{version[1]}:{get_language()}:{path}"
+        key = f"efuda:page:{version[0]}:{version[1]}:{ANONYMOUS}:{get_language()}:{path}"
         hit = cache.get(key)
         if hit is None:
             request.efuda_page_cache = True

@@ -5,6 +5,7 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -20,6 +21,7 @@ from ..forms.entry import add_efuda_error
 from ..models import Game, GameSession, Role
 from ..permissions import can_manage, can_record, club_for_request
 from ..selectors.sessions import club_sessions, session_detail, session_rule_choices
+from ..selectors.visibility import deal_visibility
 from ..services.sessions import session_start
 from ..tables.sessions import SessionTable, session_totals_table
 from .page_cache import cached_page
@@ -33,7 +35,8 @@ def entry_url(session: GameSession) -> str:
 @require_safe
 def session_list_view(request, club_slug: str):
     club = club_for_request(request, club_slug)
-    table = SessionTable(club_sessions(club=club), club=club)
+    visibility = deal_visibility(club=club, user=request.user)
+    table = SessionTable(club_sessions(club=club, visibility=visibility), club=club)
     RequestConfig(request, paginate={"per_page": 20}).configure(table)
     return render(request, "tournaments/sessions/list.html", {
         "club": club, "table": table, "can_record": can_record(request.user, club),
@@ -107,6 +110,8 @@ def session_detail_view(request, club_slug: str, pk: int):
     club = club_for_request(request, club_slug)
     session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
                                 club=club, pk=pk)  # fmt: skip
+    if not deal_visibility(club=club, user=request.user).session_visible(session):
+        raise Http404  # a private tournament's table, a frozen round's: as if it did not exist
     detail = session_detail(session)
     totals = session_totals_table(detail.totals, game=session.game)
     return render(request, "tournaments/sessions/detail.html", {
