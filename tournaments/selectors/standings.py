@@ -13,6 +13,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
+from django.db.models.functions import TruncMonth
 from django.utils.translation import gettext_lazy as _
 
 import rules
@@ -208,13 +209,14 @@ LINE_COUNTERS = _line_counters()
 
 def period_lines(period: Period) -> Q:
     """The score lines a period's aggregate rows count."""
+    # By the line's date (score lines keep no month column since the squash).
     if period.kind == "month":
-        return Q(month=datetime.date(period.year, period.month, 1))
+        first = datetime.date(period.year, period.month, 1)
+        after = datetime.date(period.year + period.month // 12, period.month % 12 + 1, 1)
+        return Q(date__gte=first, date__lt=after)
     if period.kind == "season":
-        return Q(
-            month__gte=datetime.date(period.year, 1, 1),
-            month__lte=datetime.date(period.year, 12, 1),
-        )
+        return Q(date__gte=datetime.date(period.year, 1, 1),
+                 date__lt=datetime.date(period.year + 1, 1, 1))  # fmt: skip
     return Q()
 
 
@@ -231,14 +233,12 @@ def hidden_counters(
     along the club's history); none when nothing is hidden."""
     if visibility.everything or not visibility.hidden_session_ids:
         return {}
-    rows = (
-        ScoreLine.objects.filter(
-            lines or Q(), game=game, session_id__in=visibility.hidden_session_ids
-        )
-        .values(*by)
-        .annotate(**LINE_COUNTERS)
-        .order_by()
+    hidden = ScoreLine.objects.filter(
+        lines or Q(), game=game, session_id__in=visibility.hidden_session_ids
     )
+    if "month" in by:  # score lines keep no month column since the squash: their date's month
+        hidden = hidden.annotate(month=TruncMonth("date"))
+    rows = hidden.values(*by).annotate(**LINE_COUNTERS).order_by()
     return {tuple(row.pop(name) for name in by): row for row in rows}
 
 
