@@ -208,15 +208,14 @@ LINE_COUNTERS = _line_counters()
 
 
 def period_lines(period: Period) -> Q:
-    """The score lines a period's aggregate rows count."""
-    # By the line's date (score lines keep no month column since the squash).
+    """The score lines a period's aggregate rows count (by their session's date, as the
+    aggregates file them)."""
     if period.kind == "month":
         first = datetime.date(period.year, period.month, 1)
         after = datetime.date(period.year + period.month // 12, period.month % 12 + 1, 1)
-        return Q(date__gte=first, date__lt=after)
+        return Q(session__date__gte=first, session__date__lt=after)
     if period.kind == "season":
-        return Q(date__gte=datetime.date(period.year, 1, 1),
-                 date__lt=datetime.date(period.year + 1, 1, 1))  # fmt: skip
+        return Q(session__date__year=period.year)
     return Q()
 
 
@@ -233,12 +232,16 @@ def hidden_counters(
     along the club's history); none when nothing is hidden."""
     if visibility.everything or not visibility.hidden_session_ids:
         return {}
-    hidden = ScoreLine.objects.filter(
-        lines or Q(), game=game, session_id__in=visibility.hidden_session_ids
+    rows = (
+        ScoreLine.objects.filter(
+            lines or Q(), game=game, session_id__in=visibility.hidden_session_ids
+        )
+        # "month" groups by the session's month (the lines keep no month of their own)
+        .annotate(**({"month": TruncMonth("session__date")} if "month" in by else {}))
+        .values(*by)
+        .annotate(**LINE_COUNTERS)
+        .order_by()
     )
-    if "month" in by:  # score lines keep no month column since the squash: their date's month
-        hidden = hidden.annotate(month=TruncMonth("date"))
-    rows = hidden.values(*by).annotate(**LINE_COUNTERS).order_by()
     return {tuple(row.pop(name) for name in by): row for row in rows}
 
 
