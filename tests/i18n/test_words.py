@@ -134,3 +134,18 @@ def test_daifugo_pages_count_rounds_and_gloss_their_terms(client, daifugo_pages)
         japanese = _main_text(client.get(url, HTTP_ACCEPT_LANGUAGE="ja"))
         assert "ディール" not in japanese and "回戦" in japanese, (url, japanese)
         assert "(grand millionaire)" not in japanese, (url, japanese)
+
+
+@pytest.mark.django_db
+def test_the_account_pages_speak_in_efudas_voice(client):
+    """allauth's own words ("Sign Up", "Then please sign in.", ユーザー登録) give way to efuda's
+    in both languages (locale/en overrides allauth's English, locale/ja its Japanese)."""
+    url = reverse("account_signup")
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Sign up" in english and "Already have an account?" in english
+    for allauths in ("Sign Up", "Signup", "Then please", "Sign In"):
+        assert allauths not in english, allauths
+    japanese = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "新規登録" in japanese and "ユーザー登録" not in japanese
+    login = client.get(reverse("account_login"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Remember Me" not in login and "Sign In" not in login
