@@ -157,7 +157,8 @@ class Standings:
 
     @property
     def tiebreak_labels(self) -> list[str]:
-        return [TIEBREAK_LABELS[key] for key in self.tiebreak_keys]
+        labels = {**TIEBREAK_LABELS, **(DAIFUGO_LABELS if self.game == "daifugo" else {})}
+        return [labels[key] for key in self.tiebreak_keys]
 
 
 TIEBREAK_LABELS = {
@@ -165,9 +166,10 @@ TIEBREAK_LABELS = {
     "average": _("average per deal"),
     "napoleon_wins": _("wins as Napoleon"),
     "wins": _("deals won"),
-    "title_daifugo": _("times 大富豪"),
-    "title_daihinmin": _("fewer times 大貧民"),
+    "title_daifugo": _("times 大富豪 (grand millionaire)"),
+    "title_daihinmin": _("fewer times 大貧民 (grand pauper)"),
 }
+DAIFUGO_LABELS = {"average": _("average per round")}  # Daifugō counts rounds, never deals
 
 _FIELDS = (
     "points",
