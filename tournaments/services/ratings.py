@@ -24,7 +24,7 @@ from django.utils import timezone
 from ratings.engine import Rater, conservative, params_for
 
 from ..models import Deal, Rating, RatingHistory, RatingState, ScoreLine
-from ..selectors.ratings import rating_events, rating_lines_after
+from ..selectors.ratings import deal_rating_events, rating_events, rating_lines_after
 from . import bulk
 from .busy import bulk_write
 from .cache import club_version_bump
@@ -56,14 +56,15 @@ def _params_key(game: str) -> dict:
     return asdict(params_for(game))
 
 
-def ratings_deal_changed(*, deal: Deal, created: bool = False) -> None:
+def ratings_deal_changed(*, deal: Deal, created: bool = False, lines=None) -> None:
     """Bring the ratings up to date after ``deal`` was recorded (``created``), edited,
-    deleted or restored. Called by the deal services in their transaction."""
+    deleted or restored. Called by the deal services in their transaction; a new deal's
+    service passes the score lines it just wrote (``lines``), so they are not read back."""
     pending = _deferred.get()
     if pending is not None:
         pending.add((deal.club_id, deal.game))
         return
-    if created and _learn_one(deal):
+    if created and _learn_one(deal, lines):
         return
     ratings_replay(club_id=deal.club_id, game=deal.game)
 
@@ -82,7 +83,7 @@ def _locked_state(club_id: int, game: str) -> RatingState:
     return state
 
 
-def _learn_one(deal: Deal) -> bool:
+def _learn_one(deal: Deal, lines=None) -> bool:
     """Learn a new deal incrementally when it comes after every rated deal; False when the
     club's ratings must be replayed instead."""
     state = _locked_state(deal.club_id, deal.game)
@@ -100,7 +101,10 @@ def _learn_one(deal: Deal) -> bool:
         state.last_deal_id or 0,
     ):
         return False
-    events = list(rating_events(club_id=deal.club_id, game=deal.game, deal_id=deal.pk))
+    if lines is None:
+        events = list(rating_events(club_id=deal.club_id, game=deal.game, deal_id=deal.pk))
+    else:
+        events = deal_rating_events(game=deal.game, deal_id=deal.pk, date=date, lines=lines)
     if events:
         _deal_id, _date, event = events[0]
         current = {
