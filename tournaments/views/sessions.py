@@ -22,7 +22,7 @@ from ..permissions import can_manage, can_record, club_for_request
 from ..selectors.sessions import club_sessions, session_detail, session_rule_choices
 from ..services.sessions import session_start
 from ..tables.sessions import SessionTable, SessionTotalsTable
-from .page_cache import cached_page
+from .page_cache import SharedParts, cached_page
 
 
 def entry_url(session: GameSession) -> str:
@@ -105,14 +105,21 @@ def no_store_for_visitors_with_a_session(view):
 @cached_page
 def session_detail_view(request, club_slug: str, pk: int):
     club = club_for_request(request, club_slug)
-    session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
-                                club=club, pk=pk)  # fmt: skip
-    detail = session_detail(session)
-    totals = SessionTotalsTable(detail.totals)
+
+    def shared(neutral):  # the session is read only when the page is not kept yet
+        session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
+                                    club=club, pk=pk)  # fmt: skip
+        detail = session_detail(session)
+        return {
+            "club": club, "session": session, "detail": detail,
+            "totals_table": SessionTotalsTable(detail.totals), "entry_url": entry_url(session),
+            "in_progress": session.date >= timezone.localdate(),
+        }  # fmt: skip
+
     return render(request, "tournaments/sessions/detail.html", {
-        "club": club, "session": session, "detail": detail, "totals_table": totals,
-        "can_record": can_record(request.user, club), "entry_url": entry_url(session),
-        "in_progress": session.date >= timezone.localdate(),
+        "club": club, "shared": SharedParts(request, club, shared),
+        # the buttons of those who may record: a part kept for them, another for the others
+        "can_record": can_record(request.user, club),
     })  # fmt: skip
 
 
