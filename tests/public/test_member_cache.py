@@ -290,3 +290,17 @@ def test_pages_read_the_same_with_the_cache_off(club, settings):
     fresh = [page(kei, target[0], club, *target[1:]) for target in targets]
     token = re.compile(r'"[A-Za-z0-9]{64}"')
     assert [token.sub("", html) for html in kept] == [token.sub("", html) for html in fresh]
+
+
+def test_what_is_not_the_clubs_is_404_for_everyone(club):
+    """Kept parts never stand in for the check that a session or player is the club's."""
+    elsewhere = club_with_history(factories.ClubFactory(is_public=True))
+    slug = club["club"].slug
+    for name in ("aki", "kei", None):
+        for target in (
+            reverse("session_detail", args=[slug, elsewhere["november"].pk]),
+            reverse("session_detail", args=[slug, 987654]),
+            reverse("player_detail", args=[slug, elsewhere["players"][0].pk]),
+            reverse("player_detail", args=[slug, 987654]),
+        ):
+            assert reader(club, name).get(target).status_code == 404, (name, target)
