@@ -3,9 +3,10 @@
 from pathlib import Path
 
 from django.conf import settings
-from django.core.checks import Error, Tags, register
+from django.core.checks import Error, Tags, Warning, register
 
 from config.keys import refusal
+from config.proxies import ProxyListError, parse_trusted, trusts_everyone
 
 
 @register(Tags.security, deploy=True)
@@ -122,3 +123,25 @@ def _redacted(location) -> str:
         scheme, _sep, rest = text.partition("://")
         return f"{scheme}://{rest.rsplit('@', 1)[1]}" if rest else text.rsplit("@", 1)[1]
     return text
+
+
+@register(Tags.security, deploy=True)
+def trusted_proxies_named(app_configs=None, **kwargs):
+    """efuda.E023: TRUSTED_PROXIES holds something that is no address; efuda.W023: it trusts
+    every sender, so anyone who reaches the application server directly chooses the client
+    address that the login lock-out and the PIN throttle count by."""
+    try:
+        networks = parse_trusted(getattr(settings, "TRUSTED_PROXIES", ()) or ())
+    except ProxyListError as err:
+        return [Error(str(err), id="efuda.E023")]
+    if trusts_everyone(networks):
+        return [
+            Warning(
+                "TRUSTED_PROXIES trusts every sender: anyone who reaches the application "
+                "server directly can choose the client address that the login lock-out and "
+                "the PIN throttle count by.",
+                hint="Name only your proxies' addresses (docs/deploy.md, 'Trusted proxies').",
+                id="efuda.W023",
+            )
+        ]
+    return []

@@ -60,6 +60,12 @@ IMPORT_BACKGROUND_LINES = int(os.environ.get("IMPORT_BACKGROUND_LINES", "2000"))
 # import without one for IMPORT_STALE_MINUTES lost its worker and shows as failed, to start again.
 IMPORT_HEARTBEAT_SECONDS = int(os.environ.get("IMPORT_HEARTBEAT_SECONDS", "30"))
 IMPORT_STALE_MINUTES = int(os.environ.get("IMPORT_STALE_MINUTES", "5"))
+# One import may use the worker for at most this long (reading, checking and scoring; once its
+# write has begun it finishes), and one club (one uploader) may have at most this many imports
+# waiting or running, so that nobody's uploads hold the one worker for everybody.
+IMPORT_TIME_LIMIT_SECONDS = int(os.environ.get("IMPORT_TIME_LIMIT_SECONDS", "600"))
+IMPORT_QUEUE_PER_CLUB = int(os.environ.get("IMPORT_QUEUE_PER_CLUB", "2"))
+IMPORT_QUEUE_PER_USER = int(os.environ.get("IMPORT_QUEUE_PER_USER", "3"))
 # SQLite only: a deal saved while another process writes (a large import) waits this long for
 # the one writer, then is refused with "try again" (HTTP 503; the phone's outbox resends it).
 SQLITE_DEAL_WAIT_SECONDS = float(os.environ.get("SQLITE_DEAL_WAIT_SECONDS", "1.5"))
@@ -272,6 +278,12 @@ AXES_LOCKOUT_TEMPLATE = "account/lockout.html"
 # allauth's login form calls the field "login" and passes {"username": ...} or {"email": ...}:
 # one callable gives axes the account's user name for either, so both count towards one lock.
 AXES_USERNAME_CALLABLE = "tournaments.accounts.axes_username"
+# The client's address for axes, allauth's rate limits and the PIN throttle: forwarding headers
+# are believed only from these senders (addresses or networks, comma-separated; "*" for every
+# sender, which check --deploy warns about). None here: the sender is the client
+# (runserver, tests). Production defaults to the local proxy (production.py, docs/deploy.md).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+AXES_CLIENT_IP_CALLABLE = "tournaments.client_ip.client_address"
 
 # The absolute address of the site: QR codes and e-mailed links.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")

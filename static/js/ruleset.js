@@ -2,17 +2,17 @@
 // option, hidden unless it applies to the preset chosen when the page was drawn).
 (function () {
   "use strict";
-  var form = document.querySelector(".ruleset-form");
+  const form = document.querySelector(".ruleset-form");
   if (!form) return;
   function show() {
-    var chosen = form.querySelector("input[name=preset]:checked");
-    var code = chosen ? chosen.value : "";
-    form.querySelectorAll(".option[data-presets]").forEach(function (block) {
-      var applies = block.getAttribute("data-presets").split(" ").indexOf(code) !== -1;
+    const chosen = form.querySelector("input[name=preset]:checked");
+    const code = chosen ? chosen.value : "";
+    form.querySelectorAll(".option[data-presets]").forEach((block) => {
+      const applies = block.getAttribute("data-presets").split(" ").indexOf(code) !== -1;
       block.hidden = !applies;
     });
   }
-  form.addEventListener("change", function (event) {
+  form.addEventListener("change", (event) => {
     if (event.target && event.target.name === "preset") show();
   });
   show();

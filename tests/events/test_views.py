@@ -203,6 +203,11 @@ def test_reissued_pin_logs_old_phone_out(client, running):
 def test_wrong_pin_is_rejected(client, running):
     t, rnd, tables = running
     response = client.post(reverse("tournament_pin", args=[t.pk]), {"pin": "12"})
+    # a private tournament: to a visitor without a PIN it answers as an unknown one (404)
+    assert response.status_code == 404
+    assert "That PIN is not valid for this tournament." in response.content.decode()
+    Tournament.objects.filter(pk=t.pk).update(is_public=True)
+    response = client.post(reverse("tournament_pin", args=[t.pk]), {"pin": "12"})
     assert response.status_code == 400
 
 

@@ -4,6 +4,7 @@ club's membership history."""
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass, field
 
 from django.db.models import F
@@ -24,8 +25,10 @@ from ..models import (
 )
 from .sessions import ROLE_LABELS, _title_label
 from .standings import Period, StandingRow, standings
+from .visibility import Visibility
 
 RECENT_DEALS = 10
+TOKEN_CHARS = re.compile(r"[A-Za-z0-9_-]+")
 HISTORY_ROWS = 50
 
 
@@ -49,7 +52,9 @@ def invitation_state(invitation: Invitation, now: datetime.datetime | None = Non
 
 
 def invitation_by_token(token: str) -> Invitation | None:
-    if not token or len(token) > 64:
+    """The invitation with this token, or None — also for anything a token cannot be (only
+    ``secrets.token_urlsafe`` characters: PostgreSQL refuses a NUL byte in a query)."""
+    if not token or len(token) > 64 or not TOKEN_CHARS.fullmatch(token):
         return None
     return Invitation.objects.select_related("club", "player").filter(token=token).first()
 
@@ -166,23 +171,27 @@ class MySummary:
     recent: list[ScoreLine] = field(default_factory=list)
 
 
-def my_summary(*, club: Club, player: Player, today: datetime.date) -> MySummary:
-    """My standing this month (each game), my last session and my latest score lines."""
+def my_summary(
+    *, club: Club, player: Player, visibility: Visibility, today: datetime.date
+) -> MySummary:
+    """My standing this month (each game), my last session and my latest score lines, as far
+    as I may see them (``visibility``: a frozen round stays hidden from its players too)."""
     month = Period.this_month(today)
     summary = MySummary(player=player, month=month)
     for game in Game.values:
-        rows = standings(club=club, game=game, period=month).rows
+        rows = standings(club=club, game=game, period=month, visibility=visibility).rows
         summary.standing[game] = next((r for r in rows if r.player_id == player.id), None)
         summary.ranked[game] = len(rows)
     # Per game along the (player, game, date) index, newest first: a few rows however long
     # the player's history.
     recent = []
     for game in Game.values:
-        recent += (
-            ScoreLine.objects.filter(player=player, game=game)
-            .select_related("session", "deal")
-            .order_by("-date", "-deal_id")[:RECENT_DEALS]
-        )
+        lines = ScoreLine.objects.filter(player=player, game=game)
+        if not visibility.everything:
+            lines = lines.exclude(session_id__in=visibility.hidden_sessions())
+        recent += lines.select_related("session", "deal").order_by("-date", "-deal_id")[
+            :RECENT_DEALS
+        ]
     recent.sort(key=lambda line: (line.date, line.deal_id), reverse=True)
     recent = recent[:RECENT_DEALS]
     for line in recent:

@@ -21,6 +21,7 @@ from ..models import (
 )
 from ..permissions import has_role
 from .standings import Period, StandingRow, leaders
+from .visibility import Visibility
 
 LATEST_SESSIONS = 10
 UPCOMING_TOURNAMENTS = 5
@@ -97,14 +98,18 @@ def upcoming_tournaments(*, club: Club, user, today: datetime.date) -> list[Tour
     return list(qs.order_by("date", "id")[:UPCOMING_TOURNAMENTS])
 
 
-def club_home(*, club: Club, user, today: datetime.date) -> ClubHome:
+def club_home(*, club: Club, user, visibility: Visibility, today: datetime.date) -> ClubHome:
+    """This month's leaders and the latest sessions as the reader may see them (``visibility``),
+    and the upcoming tournaments ``user`` may see."""
     month = Period.this_month(today)
     home = ClubHome(club=club, month=month)
     for game in Game.values:
-        home.leaders[game] = leaders(club=club, game=game, period=month)
+        home.leaders[game] = leaders(club=club, game=game, period=month, visibility=visibility)
     # Two small queries rather than one GROUP BY that would count every session's deals.
     sessions = list(
-        GameSession.objects.filter(club=club).order_by("-date", "table", "-id")[:LATEST_SESSIONS]
+        visibility.sessions(GameSession.objects.filter(club=club)).order_by(
+            "-date", "table", "-id"
+        )[:LATEST_SESSIONS]
     )
     counts = dict(
         Deal.objects.filter(session__in=[s.id for s in sessions], is_deleted=False)

@@ -27,6 +27,7 @@ from ..models import (
     TournamentTable,
 )
 from ..permissions import has_role
+from .visibility import last_round_shown
 
 RANK_SCALE = Decimal(10)  # rank points of a table's winner; the last gets 0, the mean is 5
 SITOUT_RANK_POINTS = RANK_SCALE / 2
@@ -37,21 +38,26 @@ TIEBREAKS = ranking.TOURNAMENT_TIEBREAKS  # documented in docs/tournaments.md
 
 
 def is_staff(user, tournament: Tournament) -> bool:
-    """Club scorekeepers and owners, the tournament's extra staff, and whoever created it
-    while they are a member of the club."""
+    """Club scorekeepers and owners, and the tournament's extra staff while they are members
+    of the club. Read from the memberships at every request: leaving the club (or a removal
+    that missed a row) takes the rights away at once."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if has_role(user, tournament.club, Role.SCOREKEEPER) or is_creator(user, tournament):
+    if has_role(user, tournament.club, Role.SCOREKEEPER):
         return True
-    return tournament.extra_staff.filter(pk=user.pk).exists()
+    return (
+        has_role(user, tournament.club, Role.MEMBER)
+        and tournament.extra_staff.filter(pk=user.pk).exists()
+    )
 
 
 def is_creator(user, tournament: Tournament) -> bool:
-    """Whoever created the tournament, while still a member of its club."""
+    """Whoever created the tournament, while they keep a role that may create one (scorekeeper
+    or owner): a creator lowered to member or removed keeps no right from having created it."""
     return (
         tournament.created_by_id is not None
         and tournament.created_by_id == getattr(user, "pk", None)
-        and has_role(user, tournament.club, Role.MEMBER)
+        and has_role(user, tournament.club, Role.SCOREKEEPER)
     )
 
 
@@ -63,10 +69,10 @@ def can_see(user, tournament: Tournament, entry: TournamentEntry | None = None) 
 
 
 def club_tournaments(*, club, user) -> list[Tournament]:
+    """Members (the extra staff are members) see every tournament, others the public ones."""
     qs = Tournament.objects.filter(club=club)
     if not has_role(user, club, Role.MEMBER):
-        extra = Q(extra_staff=user) if getattr(user, "is_authenticated", False) else Q(pk=None)
-        qs = qs.filter(Q(is_public=True) | extra).distinct()
+        qs = qs.filter(is_public=True)
     return list(qs.order_by("-date", "-id"))
 
 
@@ -614,7 +620,7 @@ def freeze_round(tournament: Tournament) -> int | None:
     hidden = tournament.standings_hidden_rounds
     if not hidden or tournament.standings_revealed:
         return None
-    last_shown = max(0, tournament.rounds_planned - hidden)
+    last_shown = last_round_shown(rounds_planned=tournament.rounds_planned, hidden_rounds=hidden)
     if not tournament.rounds.filter(number__gt=last_shown, started_at__isnull=False).exists():
         return None
     return last_shown

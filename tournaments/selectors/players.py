@@ -1,16 +1,18 @@
-"""A player's statistics, read from aggregates only (monthly rows, all-time rows, bid record)."""
+"""A player's statistics, read from aggregates (monthly rows, all-time rows, bid record), less
+the deals hidden from the reader (``selectors/visibility.py``), summed from their own lines."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.db.models import Count, Q, Sum
 
 from scoring.cards import SUIT_SYMBOLS
 
-from ..models import BidAggregate, Game, Player, StandingAggregate
-from .standings import _FIELDS, TITLE_FIELDS
+from ..models import BidAggregate, Game, Player, ScoreLine, StandingAggregate
+from .standings import _FIELDS, TITLE_FIELDS, hidden_counters, subtract
+from .visibility import Visibility
 
 
 @dataclass
@@ -91,11 +93,53 @@ def _month_index(month: str) -> int:
     return int(month[:4]) * 12 + int(month[5:7]) - 1
 
 
-def player_stats(*, player: Player, all_months: bool = False) -> PlayerStats:
-    """Two small queries: the all-time and latest months' rows, and the bid record.
-    Cumulative points count back from the all-time total, so the window needs no history.
-    ``all_months`` reads every month (one row per month played: still small)."""
+def _hidden(player: Player, visibility: Visibility) -> dict[tuple, dict]:
+    """The player's hidden lines' counters by (game, month) and by game ("all"). Read for
+    every player of the hidden sessions and picked out here, so that the query walks the
+    session index only (bounded by the hidden tournaments), not the player's history."""
+    out: dict[tuple, dict] = {}
+    for game in Game.values:
+        by_month = hidden_counters(visibility=visibility, game=game, by=("player_id", "month"))
+        for (player_id, month), counters in by_month.items():
+            if player_id != player.pk:
+                continue
+            out[(game, month.strftime("%Y-%m"))] = counters
+            total = out.setdefault((game, "all"), dict.fromkeys(counters, 0))
+            for name, value in counters.items():
+                total[name] += value
+    return out
+
+
+def _hidden_bids(player: Player, visibility: Visibility) -> dict[tuple, dict]:
+    if visibility.everything or not visibility.hidden_session_ids:
+        return {}
+    rows = (
+        ScoreLine.objects.filter(
+            role="napoleon", bid__isnull=False, session_id__in=visibility.hidden_session_ids
+        )
+        .values("player_id", "bid", "trump")
+        .annotate(
+            deals=Count("id"), wins=Count("id", filter=Q(won=True)),
+            solo_deals=Count("id", filter=Q(solo=True)),
+            solo_wins=Count("id", filter=Q(solo=True, won=True)),
+            points=Sum("points", default=0),
+        )
+        .order_by()
+    )  # fmt: skip
+    return {
+        (row.pop("bid"), row.pop("trump")): row for row in rows if row.pop("player_id") == player.pk
+    }
+
+
+def player_stats(
+    *, player: Player, visibility: Visibility, all_months: bool = False
+) -> PlayerStats:
+    """Two small queries: the all-time and latest months' rows, and the bid record; two more
+    over the player's hidden lines when the reader may not see some deals. Cumulative points
+    count back from the all-time total, so the window needs no history. ``all_months`` reads
+    every month (one row per month played: still small)."""
     stats = PlayerStats(player=player, all_months=all_months)
+    hidden = _hidden(player, visibility)
     rows = (
         StandingAggregate.objects.filter(player=player, deals__gt=0)
         .filter(Q(period="all") | Q(period__contains="-"))
@@ -106,6 +150,9 @@ def player_stats(*, player: Player, all_months: bool = False) -> PlayerStats:
         rows = rows[: (MONTHS_SHOWN + 1) * len(Game.values) + 1]
     recent = []
     for row in rows:
+        subtract(row, hidden.get((row["game"], row["period"])))
+        if row["deals"] <= 0:
+            continue
         if row["period"] == "all":
             stats.totals[row["game"]] = row
         else:
@@ -133,9 +180,13 @@ def player_stats(*, player: Player, all_months: bool = False) -> PlayerStats:
         stats.months[game] = rows
     bids: dict[int, BidRow] = {}
     trumps: dict[str, BidRow] = {}
+    hidden_bids = _hidden_bids(player, visibility)
     for agg in BidAggregate.objects.filter(player=player).values(
         "bid", "trump", "deals", "wins", "solo_deals", "solo_wins", "points"
     ):
+        subtract(agg, hidden_bids.get((agg["bid"], agg["trump"])))
+        if agg["deals"] <= 0:
+            continue
         for bucket, key, label in (
             (bids, agg["bid"], str(agg["bid"])),
             (trumps, agg["trump"], SUIT_SYMBOLS.get(agg["trump"], agg["trump"])),

@@ -20,6 +20,7 @@ from scoring.cards import SUIT_SYMBOLS, parse_card
 
 from ..i18n import render_explanation
 from ..models import Club, Deal, Game, GameSession, Player
+from .visibility import Visibility
 
 ROLE_LABELS = {
     "napoleon": _("Napoleon"),
@@ -93,10 +94,11 @@ class SessionDetail:
     live_deals: int
 
 
-def club_sessions(*, club: Club):
-    """The club's sessions, newest first, with their live deal count (a queryset to paginate)."""
+def club_sessions(*, club: Club, visibility: Visibility):
+    """The club's sessions the reader may see, newest first, with their live deal count (a
+    queryset to paginate)."""
     return (
-        GameSession.objects.filter(club=club)
+        visibility.sessions(GameSession.objects.filter(club=club))
         .select_related("ruleset")
         .annotate(deal_count=Count("deals", filter=Q(deals__is_deleted=False)))
         .order_by("-date", "table", "-id")

@@ -160,17 +160,11 @@ def deal_recorded(*, session: GameSession, client_id) -> Deal | None:
     client_id = client_id_parse(client_id)
     if client_id is None:
         return None
-    existing = Deal.objects.filter(client_id=client_id).select_related("session").first()
+    existing = Deal.objects.filter(client_id=client_id).first()
     if existing is None:
         return None
     if existing.session_id != session.pk:
-        raise fail(
-            "client_id",
-            "client_id_other_session",
-            date=existing.session.date.isoformat(),
-            table=existing.session.table,
-            seq=existing.seq,
-        )
+        raise fail("client_id", "client_id_other_session")
     existing.already_recorded = True
     return existing
 
@@ -233,7 +227,7 @@ def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID
     )
     specs = line_specs(session.game, data, result)
     _write_lines(deal, specs, locked=locked)
-    ratings_deal_changed(deal=deal, created=True, lines=specs)
+    ratings_deal_changed(deal=deal, created=True, lines=specs, at_table=session.at_table)
     deal.already_recorded = False
     return deal
 

@@ -27,10 +27,11 @@ MESSAGES = {
         "This entry form is damaged (its deal id is not valid). Reload the page and enter the "
         "deal again."
     ),
+    # Nothing of that session (it may be another club's, or a hidden table's): only that it
+    # exists elsewhere.
     "client_id_other_session": N_(
-        "This entry was already recorded in another session (%(date)s, table %(table)s, "
-        "no. %(seq)s), so it is not recorded here. If it belongs here, reload this entry page "
-        "and enter it again."
+        "This entry was already recorded in another session, so it is not recorded here. If it "
+        "belongs here, reload this entry page and enter it again."
     ),
     "club_name_empty": N_("A club needs a name."),
     "club_slug_taken": N_("The address “%(slug)s” is taken; choose another."),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime
 import threading
+import time
 
 from django.conf import settings
 from django.db import OperationalError, connections, transaction
@@ -26,10 +27,11 @@ from django_tasks import task
 
 from core.i18n import N_
 
+from ..i18n import error_text
 from ..models import Club, ImportJob
 from ..models.imports import STOPPED
 from .errors import make_fail
-from .imports import ImportFailed, results_import
+from .imports import ImportFailed, ImportProblem, results_import
 
 _fail = make_fail({
     "import_not_restartable": N_(
@@ -38,6 +40,18 @@ _fail = make_fail({
     "import_already_done": N_(
         "This file is imported already (%(deals)s deals in %(sessions)s sessions); it is not "
         "imported twice."
+    ),
+    "import_queue_club": N_(
+        "This club already has %(count)s imports waiting or running: wait until one has "
+        "finished, then upload again."
+    ),
+    "import_queue_user": N_(
+        "You already have %(count)s imports waiting or running: wait until one has finished, "
+        "then upload again."
+    ),
+    "import_time_limit": N_(
+        "The import took longer than %(minutes)s minutes and was stopped; nothing was "
+        "imported. Split the file into smaller ones."
     ),
 })  # fmt: skip
 # Runs of one job in all (its first and each automatic take-up after its worker died) before it
@@ -63,11 +77,31 @@ def import_job_run(*, job_id: int) -> str:
     return import_job_execute(job_id=job_id).status
 
 
+def import_queue_check(*, club: Club, user=None, excluding: int | None = None) -> None:
+    """Refuse one more background import when the club, or the person uploading, already has
+    ``IMPORT_QUEUE_PER_CLUB`` / ``IMPORT_QUEUE_PER_USER`` waiting or running: the one worker
+    takes jobs in turn, so this is what keeps one club's uploads from starving the others'
+    (docs/import-format.md). Call inside the transaction that queues the job: the club's row
+    is locked, so two uploads at once cannot both pass."""
+    Club.objects.select_for_update().filter(pk=club.pk).values_list("pk", flat=True).first()
+    open_jobs = ImportJob.objects.filter(
+        status__in=[ImportJob.Status.QUEUED, ImportJob.Status.RUNNING]
+    ).exclude(pk=excluding)
+    limit = settings.IMPORT_QUEUE_PER_CLUB
+    if open_jobs.filter(club=club).count() >= limit:
+        raise _fail("file", "import_queue_club", count=limit)
+    if getattr(user, "is_authenticated", False):
+        limit = settings.IMPORT_QUEUE_PER_USER
+        if open_jobs.filter(created_by=user).count() >= limit:
+            raise _fail("file", "import_queue_user", count=limit)
+
+
 @transaction.atomic
 def import_job_create(
     *, club: Club, data: bytes, user=None, filename: str = "", sheet: str = "",
     language: str = "ja",
 ) -> ImportJob:  # fmt: skip
+    import_queue_check(club=club, user=user)
     job = ImportJob.objects.create(
         club=club, data=data, created_by=user if getattr(user, "is_authenticated", False) else None,
         filename=filename[:200], sheet=sheet[:100], language=language,
@@ -78,7 +112,14 @@ def import_job_create(
 
 
 def _progress(job_id: int, attempt: int):
+    deadline = time.monotonic() + settings.IMPORT_TIME_LIMIT_SECONDS
+
     def report(stage: str, done: int, total: int) -> None:
+        if stage in ("checking", "scoring", "writing") and time.monotonic() > deadline:
+            # Before the write: nothing is imported (ImportFailed: the job shows the message).
+            minutes = max(1, round(settings.IMPORT_TIME_LIMIT_SECONDS / 60))
+            error = _fail("file", "import_time_limit", minutes=minutes)
+            raise ImportFailed([ImportProblem(1, "file", error_text(error))])
         low, high = PROGRESS_SHARE.get(stage, (0, 100))
         share = low + (high - low) * (done / total if total else 1)
         _this_run(job_id, attempt).filter(status=ImportJob.Status.RUNNING).update(
@@ -217,6 +258,7 @@ def import_job_restart(*, job: ImportJob, user=None) -> ImportJob:
                     sessions=report.get("sessions", 0))  # fmt: skip
     if not job.restartable:
         raise _fail("__all__", "import_not_restartable")
+    import_queue_check(club=job.club, user=user, excluding=job.pk)
     ImportJob.objects.filter(pk=job.pk).update(
         status=ImportJob.Status.QUEUED, stage="", done=0, total=0, problems=[],
         finished_at=None, heartbeat_at=None, attempt=job.attempt + 1,

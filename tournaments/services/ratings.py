@@ -23,8 +23,14 @@ from django.utils import timezone
 
 from ratings.engine import Rater, conservative, params_for
 
-from ..models import Deal, Rating, RatingHistory, RatingState, ScoreLine
-from ..selectors.ratings import deal_rating_events, rating_events, rating_lines_after
+from ..models import Deal, Game, Rating, RatingHistory, RatingState, ScoreLine
+from ..selectors.ratings import (
+    deal_rated,
+    deal_rating_events,
+    rating_events,
+    rating_lines_after,
+    rating_lines_count,
+)
 from . import bulk
 from .busy import bulk_write
 from .cache import club_version_bump
@@ -56,13 +62,23 @@ def _params_key(game: str) -> dict:
     return asdict(params_for(game))
 
 
-def ratings_deal_changed(*, deal: Deal, created: bool = False, lines=None) -> None:
+def ratings_deal_changed(
+    *, deal: Deal, created: bool = False, lines=None, at_table: bool | None = None
+) -> None:
     """Bring the ratings up to date after ``deal`` was recorded (``created``), edited,
     deleted or restored. Called by the deal services in their transaction; a new deal's
-    service passes the score lines it just wrote (``lines``), so they are not read back."""
+    service passes the score lines it just wrote (``lines``), so they are not read back, and
+    whether its session is a tournament table's (``at_table``, read with the session's lock)."""
     pending = _deferred.get()
     if pending is not None:
         pending.add((deal.club_id, deal.game))
+        return
+    if at_table is not False and not deal_rated(deal=deal):
+        # A deal hidden from some reader of the club (a private tournament's in a public club,
+        # a frozen round's) is not rated, before or after this change: nothing to update. It
+        # is learned when it stops being hidden (``ratings_visibility_changed``). Only a
+        # tournament table's deals are ever hidden: a caller that read the session is none
+        # (``at_table=False``) spares the question.
         return
     if created and _learn_one(deal, lines):
         return
@@ -88,10 +104,10 @@ def _learn_one(deal: Deal, lines=None) -> bool:
     club's ratings must be replayed instead."""
     state = _locked_state(deal.club_id, deal.game)
     date = deal.session.date
-    if state.deals == 0 and (
-        ScoreLine.objects.filter(club_id=deal.club_id, game=deal.game)
-        .exclude(deal_id=deal.pk)
-        .exists()
+    if (
+        state.deals == 0
+        and rating_lines_count(club_id=deal.club_id, game=deal.game)
+        > ScoreLine.objects.filter(deal_id=deal.pk).count()
     ):
         return False  # ratings never computed for this club's history: replay builds them
     if state.params != _params_key(deal.game):
@@ -270,6 +286,18 @@ def _replay_locked(club_id: int, game: str) -> RatingState:
     return state
 
 
+def ratings_visibility_changed(*, club_id: int) -> None:
+    """The set of deals the club's ratings learn from changed (a freeze set, changed or
+    revealed; the club made public or private): replay both games once the caller's
+    transaction has committed, outside it (the lock-free path above)."""
+
+    def replay():
+        for game in Game.values:
+            ratings_replay(club_id=club_id, game=game)
+
+    transaction.on_commit(replay)
+
+
 def ratings_lines_changed(*, club_id: int, game: str) -> None:
     """Note, in the caller's transaction, that the club's score lines in ``game`` changed
     without a rating update (an import; its replay follows once it committed): a replay
@@ -317,7 +345,7 @@ def _catch_up(computed: _Computed, club_id: int, game: str) -> bool:
     """Under the lock, the version unchanged: learn the deals added after the computed replay's
     last deal; False if the score lines are not exactly those read plus those deals (a deal
     added earlier in history: compute again)."""
-    total = ScoreLine.objects.filter(club_id=club_id, game=game).count()
+    total = rating_lines_count(club_id=club_id, game=game)
     if computed.last is None:
         return total == 0
     deal_id, date = computed.last
@@ -436,4 +464,5 @@ __all__ = [
     "ratings_history_prune",
     "ratings_lines_changed",
     "ratings_replay",
+    "ratings_visibility_changed",
 ]

@@ -9,7 +9,7 @@ redirect, GET) and entry pages are never cached, so Back never shows a stale fil
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import QueryDict
+from django.http import Http404, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -25,6 +25,7 @@ from ..permissions import club_for_request
 from ..selectors.events import session_table
 from ..selectors.outbox import points_line, similar_deals, similar_summary
 from ..selectors.sessions import deal_history, preview_row, previous_players, session_detail
+from ..selectors.visibility import deal_visibility
 from ..services.deals import (
     deal_delete,
     deal_preview,
@@ -405,6 +406,8 @@ def deal_restore_view(request, club_slug, pk):
 def deal_history_view(request, club_slug, pk):
     club = club_for_request(request, club_slug, role=Role.MEMBER)
     deal = get_object_or_404(Deal.objects.select_related("session"), club=club, pk=pk)
+    if not deal_visibility(club=club, user=request.user).session_visible(deal.session):
+        raise Http404  # a frozen round's deal: the session page's own rule
     return render(request, "tournaments/entry/history.html", {
         "club": club, "deal": deal, "session": deal.session, "entries": deal_history(deal),
     })  # fmt: skip

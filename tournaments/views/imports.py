@@ -76,13 +76,16 @@ def results_import_view(request, club_slug: str):
         # Read one byte more than allowed, so the service can say the file is too big.
         data = upload.read(MAX_BYTES + 1)
         sheet = form.cleaned_data["sheet"].strip()
-        if len(data) <= MAX_BYTES and import_lines(data) > settings.IMPORT_BACKGROUND_LINES:
-            job = import_job_create(club=club, data=data, user=request.user, filename=upload.name,
-                                    sheet=sheet, language=get_language())  # fmt: skip
-            return redirect("manage_import_job", club_slug=club.slug, job_id=job.pk)
         try:
+            if len(data) <= MAX_BYTES and import_lines(data) > settings.IMPORT_BACKGROUND_LINES:
+                job = import_job_create(club=club, data=data, user=request.user,
+                                        filename=upload.name, sheet=sheet,
+                                        language=get_language())  # fmt: skip
+                return redirect("manage_import_job", club_slug=club.slug, job_id=job.pk)
             report = results_import(club=club, file=data, user=request.user,
                                     filename=upload.name, sheet=sheet)  # fmt: skip
+        except EfudaError as err:  # too many imports waiting (services/import_jobs.py)
+            problems = [ImportProblem(1, err.field, error_text(err))]
         except ImportFailed as failed:
             problems = failed.problems
         else:

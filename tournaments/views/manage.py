@@ -69,8 +69,9 @@ def member_add_view(request, club_slug: str):
     if form.is_valid():
         try:
             member_add(
-                club=club, username=form.cleaned_data["username"], role=form.cleaned_data["role"]
-            )
+                club=club, username=form.cleaned_data["username"],
+                role=form.cleaned_data["role"], by=request.user,
+            )  # fmt: skip
         except EfudaError as err:
             add_efuda_error(form, err)
         else:
@@ -87,7 +88,9 @@ def member_role_view(request, club_slug: str, pk):
     form = RoleForm(request.POST)
     if form.is_valid():
         try:
-            membership_role_change(membership=membership, role=form.cleaned_data["role"])
+            membership_role_change(
+                membership=membership, role=form.cleaned_data["role"], by=request.user
+            )
         except EfudaError as err:
             messages.error(request, error_text(err))
         else:
@@ -101,7 +104,7 @@ def member_remove_view(request, club_slug: str, pk):
     club = club_for_request(request, club_slug, role=Role.OWNER)
     membership = get_object_or_404(Membership, club=club, pk=pk)
     try:
-        member_remove(membership=membership)
+        member_remove(membership=membership, by=request.user)
     except EfudaError as err:
         messages.error(request, error_text(err))
     else:

@@ -25,9 +25,26 @@ and whose view it is (:func:`reader_view`).
 Who may see a page is checked for every request before any of this; a key only tells apart
 what readers who may see the page see differently.
 
+What a reader may see of a tournament's deals depends on who they are
+(``selectors/visibility.py``: a private tournament's deals are hidden from non-members, a
+frozen round's from all but the tournament's staff), so the reader's ``Visibility`` is part of
+the key's view (:func:`reader_view`), computed for each request: two readers share a part only
+when the same deals are hidden from both. For readers who are not logged in it is decided by
+stored rows only (a tournament's privacy, its freeze, its reveal, the rounds started), and
+every change to those is a write that moves the club's data version, so their key names the
+audience (``ANONYMOUS``) and the version does the rest: a freeze, a reveal or a round starting
+changes the key, and the cache never serves what was shown before.
+
 A shared part that fails only makes this slower: a cache that is down is a miss and the page
 renders uncached (config/cache.py), a replica that is down or fails mid-page leaves the primary
 to render it (config/routers.py).
+
+What a reader may see of a tournament's deals depends on who they are
+(``selectors/visibility.py``); the key names the one audience served here, visitors who are
+not logged in (``ANONYMOUS``). What that audience sees is decided by stored rows only (a
+tournament's privacy, its freeze, its reveal, the rounds started), and every change to those is
+a write that moves the club's data version, so a freeze, a reveal or a round starting changes
+the key: the cache never serves what was shown before.
 """
 
 from __future__ import annotations
@@ -52,28 +69,34 @@ from ..context_processors import CSRF_PLACEHOLDER
 from ..models import Club
 from ..permissions import club_role
 from ..selectors.clubs import club_page_version, replica_caught_up
+from ..selectors.visibility import Visibility, deal_visibility
 
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 
 # Whose view of a club's pages a request gets (reader_view).
-PUBLIC = "public"
-MEMBER = "member"
+ANONYMOUS = "anon"  # not logged in: what they see follows from the club's version alone
+PUBLIC = "public"  # logged in, not a member of the club
+MEMBER = "member"  # its members, scorekeepers and owners, and site staff
 
 
-def reader_view(request, club: Club) -> str:
+def reader_view(request, club: Club, visibility: Visibility | None = None) -> str:
     """Whose view of ``club``'s pages this request gets: beside the club's data version, the
     language, the day and the address, the one thing a shared part of a page may depend on.
 
-    ``PUBLIC`` for whoever is not a member of the club (visitors, logged in or not, and PIN
-    holders), ``MEMBER`` for its members, scorekeepers and owners and for site staff: they see
-    the same records (members also see the club's private tournaments in its home page's
-    list). What a role changes in a shared part (buttons) is named by the part itself. A rule
-    that shows two readers different records (a tournament's hidden deals) answers here, with a
-    value that differs whenever what they see differs."""
+    ``ANONYMOUS`` for whoever is not logged in (visitors, PIN holders: a PIN adds nothing on
+    the club's pages). For a logged-in reader, their role in the club (``PUBLIC`` for a
+    non-member, ``MEMBER`` for members, scorekeepers, owners and site staff: members also see
+    the club's private tournaments in its home page's list) and the key of what is hidden from
+    them (``visibility``, the reader's :func:`deal_visibility`, computed here if not given): two
+    readers get the same view only when the same deals are hidden from both. What a role
+    changes in a shared part (buttons) is named by the part itself."""
     user = getattr(request, "user", None)
     if not getattr(user, "is_authenticated", False):
-        return PUBLIC
-    return MEMBER if club_role(user, club) else PUBLIC
+        return ANONYMOUS
+    if visibility is None:
+        visibility = deal_visibility(club=club, user=user)
+    role = MEMBER if club_role(user, club) else PUBLIC
+    return f"{role}:{visibility.key}"
 
 
 def _anonymous(request) -> bool:
@@ -101,7 +124,7 @@ def cached_page(view):
         if version is None:  # unknown, or not public: the view answers (404) as always
             return view(request, *args, **kwargs)
         # htmx asks some pages for a fragment only: another variant of the same address.
-        view_of = reader_view(request, Club(pk=version[0]))  # PUBLIC: no one is logged in
+        view_of = reader_view(request, Club(pk=version[0]))  # ANONYMOUS: no one is logged in
         key = f"efuda:page:{version[0]}:{version[1]}:{view_of}:{_variant(request)}"
         hit = cache.get(key)
         if hit is None:
@@ -160,14 +183,24 @@ def _with_token(request, response):
 class SharedParts:
     """The parts of one page that every reader with the same view shares (module doc), for the
     ``{% shared %}`` tag: the view passes one as ``shared`` with ``build``, a function of the
-    ``neutral_request`` returning what those parts show — built for everyone, so nothing of the
-    reader's own — called at most once, and only when a part is not in the cache."""
+    ``neutral_request`` returning what those parts show — built for everyone with the same
+    view, so nothing of the reader's own, and only the deals ``visibility`` lets them see —
+    called at most once, and only when a part is not in the cache. ``visibility`` is the
+    reader's :func:`deal_visibility`, which the view computed for its own reads (computed
+    here otherwise): ``build`` reads through the same one."""
 
-    def __init__(self, request, club: Club, build: Callable[[HttpRequest], dict]):
+    def __init__(
+        self,
+        request,
+        club: Club,
+        build: Callable[[HttpRequest], dict],
+        *,
+        visibility: Visibility | None = None,
+    ):
         self.request = request
         self.club_id = club.pk
         self.version = club.data_version
-        self.view = reader_view(request, club)
+        self.view = reader_view(request, club, visibility)
         self._build = build
         self._values: dict | None = None
         self.prefix = f"efuda:part:{club.pk}:{club.data_version}:{self.view}:{_variant(request)}"

@@ -18,6 +18,7 @@ from ..selectors.clubs import club_home
 from ..selectors.players import player_stats
 from ..selectors.ratings import rating_curves, ratings_page
 from ..selectors.standings import Period, standings
+from ..selectors.visibility import deal_visibility
 from ..tables.standings import ratings_table, standings_table
 from .page_cache import SharedParts, cached_page
 from .reports import STANDINGS_FILES, standings_file
@@ -55,10 +56,12 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
 def club_home_view(request, club_slug: str):
     club = club_for_request(request, club_slug)
     today = timezone.localdate()
+    visibility = deal_visibility(club=club, user=request.user)
 
     def shared(neutral):  # leaders, latest sessions, tournaments: alike for the same view
-        # The tournaments listed follow reader_view (members also see private ones).
-        home = club_home(club=club, user=request.user, today=today)
+        # The tournaments listed follow reader_view (members also see private ones), the
+        # leaders and sessions the reader's visibility (part of reader_view too).
+        home = club_home(club=club, user=request.user, visibility=visibility, today=today)
         return {
             "club": club,
             "home": home,
@@ -71,12 +74,18 @@ def club_home_view(request, club_slug: str):
             ],
         }
 
-    parts = SharedParts(request, club, shared)
+    parts = SharedParts(request, club, shared, visibility=visibility)
     # "My standing" for a logged-in member linked to a player (never in the anonymous cache):
-    # the figures follow from the club's records, so they are kept per player and version.
-    player = my_player(club=club, user=request.user)
+    # the figures follow from the club's records and what the reader may see of them, so they
+    # are kept per player under this page's key (version, view).
+    is_member = has_role(request.user, club, Role.MEMBER)
+    player = my_player(club=club, user=request.user) if is_member else None
     me = (
-        parts.value("me", lambda: my_summary(club=club, player=player, today=today), player.pk)
+        parts.value(
+            "me",
+            lambda: my_summary(club=club, player=player, visibility=visibility, today=today),
+            player.pk,
+        )
         if player
         else None
     )
@@ -98,7 +107,7 @@ def club_home_view(request, club_slug: str):
             ]
             if me
             else [],
-            "is_member": has_role(request.user, club, Role.MEMBER),
+            "is_member": is_member,
         },
     )
 
@@ -114,13 +123,20 @@ def standings_view(
         period = Period.of(year, month)
     except ValueError:
         raise Http404 from None
+    visibility = deal_visibility(club=club, user=request.user)
     fmt = request.GET.get("format", "html")
     if fmt in STANDINGS_FILES:
-        result = standings(club=club, game=game, period=period, min_deals=_min_deals(request))
+        result = standings(
+            club=club, game=game, period=period, min_deals=_min_deals(request),
+            visibility=visibility,
+        )  # fmt: skip
         return standings_file(request, result, fmt)
 
     def shared(neutral):
-        result = standings(club=club, game=game, period=period, min_deals=_min_deals(neutral))
+        result = standings(
+            club=club, game=game, period=period, min_deals=_min_deals(neutral),
+            visibility=visibility,
+        )  # fmt: skip
         return {
             "club": club,
             "standings": result,
@@ -140,7 +156,7 @@ def standings_view(
     return render(
         request,
         "tournaments/public/standings.html",
-        {"club": club, "shared": SharedParts(request, club, shared)},
+        {"club": club, "shared": SharedParts(request, club, shared, visibility=visibility)},
     )
 
 
@@ -148,10 +164,13 @@ def standings_view(
 @cached_page
 def player_detail_view(request, club_slug: str, player_id: int):
     club = club_for_request(request, club_slug)
+    visibility = deal_visibility(club=club, user=request.user)
 
     def shared(neutral):  # the player is read only when the page is not kept yet
         player = get_object_or_404(Player, club=club, pk=player_id)
-        stats = player_stats(player=player, all_months=neutral.GET.get("months") == "all")
+        stats = player_stats(
+            player=player, visibility=visibility, all_months=neutral.GET.get("months") == "all"
+        )
         cumulative, monthly = charts.player_charts(stats)
         rating_charts = [
             (Game(c.game).label, reverse("ratings", args=[club.slug, c.game]), c.current,
@@ -172,7 +191,7 @@ def player_detail_view(request, club_slug: str, player_id: int):
     return render(
         request,
         "tournaments/public/player.html",
-        {"club": club, "shared": SharedParts(request, club, shared)},
+        {"club": club, "shared": SharedParts(request, club, shared, visibility=visibility)},
     )
 
 

@@ -5,6 +5,7 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -20,6 +21,7 @@ from ..forms.entry import add_efuda_error
 from ..models import Game, GameSession, Role
 from ..permissions import can_manage, can_record, club_for_request
 from ..selectors.sessions import club_sessions, session_detail, session_rule_choices
+from ..selectors.visibility import deal_visibility
 from ..services.sessions import session_start
 from ..tables.sessions import SessionTable, SessionTotalsTable
 from .page_cache import SharedParts, cached_page
@@ -33,7 +35,8 @@ def entry_url(session: GameSession) -> str:
 @require_safe
 def session_list_view(request, club_slug: str):
     club = club_for_request(request, club_slug)
-    table = SessionTable(club_sessions(club=club), club=club)
+    visibility = deal_visibility(club=club, user=request.user)
+    table = SessionTable(club_sessions(club=club, visibility=visibility), club=club)
     RequestConfig(request, paginate={"per_page": 20}).configure(table)
     return render(request, "tournaments/sessions/list.html", {
         "club": club, "table": table, "can_record": can_record(request.user, club),
@@ -105,6 +108,12 @@ def no_store_for_visitors_with_a_session(view):
 @cached_page
 def session_detail_view(request, club_slug: str, pk: int):
     club = club_for_request(request, club_slug)
+    visibility = deal_visibility(club=club, user=request.user)
+    if pk in visibility.hidden_session_ids:
+        # A private tournament's table, a frozen round's: as if it did not exist. Asked for
+        # every request (a kept part never stands in for it); nothing to ask when nothing is
+        # hidden from this reader.
+        raise Http404
 
     def shared(neutral):  # the session is read only when the page is not kept yet
         session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
@@ -117,7 +126,7 @@ def session_detail_view(request, club_slug: str, pk: int):
         }  # fmt: skip
 
     return render(request, "tournaments/sessions/detail.html", {
-        "club": club, "shared": SharedParts(request, club, shared),
+        "club": club, "shared": SharedParts(request, club, shared, visibility=visibility),
         # the buttons of those who may record: a part kept for them, another for the others
         "can_record": can_record(request.user, club),
     })  # fmt: skip

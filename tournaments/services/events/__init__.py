@@ -26,6 +26,7 @@ from .pins import (
     pin_lockouts_clear,
     pin_normalize,
     pin_revoke,
+    pin_unknown_tournament,
 )
 from .rounds import (
     playing_ids,
@@ -58,7 +59,8 @@ __all__ = [
     "PIN_FAILURE_WINDOW", "TIMER_MAX_MINUTES", "PlanChange", "adjustment_add", "adjustment_delete",
     "deal_confirm", "deal_dispute", "entry_add", "entry_check_in", "entry_leave", "entry_replace",
     "entry_undrop", "pin_check", "pin_digest", "pin_issue", "pin_issue_all", "pin_lockouts_clear",
-    "pin_normalize", "pin_revoke", "playing_ids", "round_draw", "round_finish", "round_start",
+    "pin_normalize", "pin_revoke", "pin_unknown_tournament", "playing_ids", "round_draw",
+    "round_finish", "round_start",
     "round_swap", "table_deal_check", "table_deal_correct", "table_deal_drop", "table_deal_record",
     "table_deal_restore", "table_label", "timer_start", "timer_stop", "tournament_create",
     "tournament_finish", "tournament_freeze_set", "tournament_staff_add",

@@ -37,7 +37,7 @@ from .common import (
     pin_entry,
     refusals,
 )
-from .pins import render_pin_form
+from .pins import render_hidden_pin_form, render_pin_form, tournament_for_pin
 from .refusals import table_refusal
 
 
@@ -77,8 +77,12 @@ def table_author(request, entry, staff: bool) -> str:
 @refusals
 def table_page_view(request, tournament_id: int, table_id: int):
     """The table's page (its QR code's address). A visitor without a PIN for this tournament
-    gets the PIN form for this table while its round runs."""
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    gets the PIN form for this table while its round runs; a visitor who may not see the
+    tournament (private), or an unknown tournament or table of one, the bare PIN form (404),
+    which says nothing of the round, the table or its seats."""
+    tournament, shown = tournament_for_pin(request, tournament_id)
+    if not shown:
+        return render_hidden_pin_form(request, tournament_id)
     if pin_entry(request, tournament) is None and not sel.is_staff(request.user, tournament):
         table = get_object_or_404(
             TournamentTable.objects.select_related("round"),
