@@ -9,10 +9,14 @@
    default 2) on 127.0.0.1.
 3. Runs ApacheBench (``ab``, Debian's apache2-utils) at ``--concurrency`` (default 20) against
    the login page (a plain Django page: the ceiling of this stack on this machine) and each
-   public page in turn, ``--rounds`` times, interleaved so a burst of load elsewhere falls on
-   every page alike. Visitors are not logged in, as the public is.
-4. Prints requests a second per page (median over the rounds), its ratio to the login page,
-   failed requests, and writes everything as JSON.
+   read page in turn, ``--rounds`` times, interleaved so a burst of load elsewhere falls on
+   every page alike. Each page is read by a visitor who is not logged in, as the public is, and
+   by a logged-in member of the club who is one of its players (their club home shows "my
+   standing"); the club home, standings, player and session pages also by a scorekeeper (the
+   session page with its edit buttons). The logged-in readers send the session cookie of a
+   real login through the login form.
+4. Prints requests a second per page and reader (median over the rounds), its ratio to the
+   login page, failed requests, and writes everything as JSON.
 
 Both the load generator and the server share the machine, so absolute figures are a floor; the
 ratios are what compare.
@@ -48,10 +52,11 @@ print(json.dumps({{"tournament": t.pk}}))
 """
 
 
-def ab(url: str, *, requests: int, concurrency: int) -> dict:
+def ab(url: str, *, requests: int, concurrency: int, cookie: str = "") -> dict:
     result = subprocess.run(
         [
             "ab",
+            *(["-H", f"Cookie: {cookie}"] if cookie else []),
             "-q",
             "-n",
             str(requests),
@@ -89,6 +94,21 @@ def ab(url: str, *, requests: int, concurrency: int) -> dict:
     }
 
 
+# The pages a scorekeeper is measured on (the member reads them all).
+SCOREKEEPER_PAGES = ("club home", "standings", "player", "session")
+
+
+def login_cookie(server: Server, username: str, password: str) -> str:
+    """The Cookie header of a browser logged in through the real login form."""
+    client = server.client()
+    try:
+        client.login(username, password)
+        client.get("/")  # the CSRF cookie a browser holds after its first page
+    finally:
+        client.close()
+    return "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", default=DEFAULT_URL)
@@ -123,7 +143,7 @@ def main(argv=None) -> int:
         "standings": world["pages"][1],
         "standings month": world["pages"][4],
         "player": world["pages"][6],
-        "session": world["keepers"][0]["page"],
+        "session": world["pages"][7],  # a past session of 20 deals
     }
     try:
         made = manage(env, "shell", "-c", TOURNAMENT_SEED.format(slug=world["club"]))
@@ -133,18 +153,31 @@ def main(argv=None) -> int:
         print(f"no tournament page measured: {exc}")
     print(f"prepared in {time.perf_counter() - t0:.0f} s", flush=True)
 
-    targets = {"login (ceiling)": "/accounts/login/", **pages}
     server = Server(env, workers=args.workers)
     server.start()
+    keeper = world["keepers"][0]
+    readers = {
+        "visitor": "",
+        "member": login_cookie(server, world["member"]["username"], world["member"]["password"]),
+        "scorekeeper": login_cookie(server, keeper["username"], keeper["password"]),
+    }
+    targets: dict[str, tuple[str, str]] = {"login (ceiling)": ("/accounts/login/", "")}
+    for reader, cookie in readers.items():
+        for name, path in pages.items():
+            if reader == "scorekeeper" and name not in SCOREKEEPER_PAGES:
+                continue
+            targets[name if reader == "visitor" else f"{name} · {reader}"] = (path, cookie)
     rates: dict[str, list[float]] = {name: [] for name in targets}
     failed: dict[str, int] = dict.fromkeys(targets, 0)
     try:
         base = f"http://127.0.0.1:{server.port}"
-        for path in targets.values():  # warm every worker's caches and the page cache
-            ab(base + path, requests=50, concurrency=4)
+        for path, cookie in targets.values():  # warm every worker's caches and the page cache
+            ab(base + path, requests=50, concurrency=4, cookie=cookie)
         for _ in range(args.rounds):
-            for name, path in targets.items():
-                got = ab(base + path, requests=args.requests, concurrency=args.concurrency)
+            for name, (path, cookie) in targets.items():
+                got = ab(
+                    base + path, requests=args.requests, concurrency=args.concurrency, cookie=cookie
+                )
                 rates[name].append(got["rps"])
                 failed[name] += got["failed"] + (args.requests - got["complete"])
     finally:
@@ -155,7 +188,8 @@ def main(argv=None) -> int:
         "machine": machine(),
         "pages": {
             name: {
-                "path": targets[name],
+                "path": targets[name][0],
+                "logged_in": bool(targets[name][1]),
                 "rps_median": round(statistics.median(values), 1),
                 "rps_runs": values,
                 "ratio_to_login": round(statistics.median(values) / ceiling, 2) if ceiling else 0,
@@ -167,9 +201,9 @@ def main(argv=None) -> int:
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
     print(f"\nread-only load: ab -c {args.concurrency}, {args.requests} requests × {args.rounds}")
-    print(f"{'page':<22}{'req/s':>9}{'ratio':>8}{'failed':>8}")
+    print(f"{'page':<36}{'req/s':>9}{'ratio':>8}{'failed':>8}")
     for name, page in result["pages"].items():
-        print(f"{name:<22}{page['rps_median']:>9}{page['ratio_to_login']:>8}{page['failed']:>8}")
+        print(f"{name:<36}{page['rps_median']:>9}{page['ratio_to_login']:>8}{page['failed']:>8}")
     return 0 if all(p["failed"] == 0 for p in result["pages"].values()) else 1
 
 

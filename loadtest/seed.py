@@ -29,6 +29,7 @@ def main() -> None:
     from django.utils import timezone
 
     from tournaments.models import Club, Deal, Game, Player, Role
+    from tournaments.services.claims import claim_confirm, player_claim
     from tournaments.services.clubs import club_create
     from tournaments.services.deals import deal_record
     from tournaments.services.members import membership_set
@@ -96,6 +97,17 @@ def main() -> None:
                 "page": reverse("session_detail", args=[club.slug, session.pk]),
             }
         )
+    # A member who is one of the players (so the club home shows "my standing"), confirmed by
+    # an owner, as a club's members are.
+    owner = user_model.objects.filter(username="owner1").first() or user_model.objects.create_user(
+        "owner1", password="owner1-pass-2026"
+    )
+    membership_set(club=club, user=owner, role=Role.OWNER)
+    member = user_model.objects.filter(username="member1").first()
+    if member is None:
+        member = user_model.objects.create_user("member1", password="member1-pass-2026")
+        membership_set(club=club, user=member, role=Role.MEMBER)
+        claim_confirm(claim=player_claim(club=club, user=member, player=players[0]), by=owner)
     month = f"{today.year}/{today.month}"
     pages = [
         reverse("club_home", args=[club.slug]),
@@ -114,6 +126,11 @@ def main() -> None:
                 "club": club.slug,
                 "players": ids,
                 "keepers": keepers,
+                "member": {
+                    "username": "member1",
+                    "password": "member1-pass-2026",
+                    "player": players[0].id,
+                },
                 "pages": pages,
                 "deals": Deal.objects.count(),
                 "players_total": Player.objects.count(),

@@ -6,6 +6,7 @@ tournament, a deal) checks it with ``require_view`` / ``require_role``, which an
 """
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -72,7 +73,23 @@ def club_for_request(request, club_slug: str, *, role: str | None = None) -> Clu
     404 when no such club exists or the user may not see it (a private club and an unknown slug
     answer alike); with ``role``, 403 when the user sees the club but lacks the role.
     """
-    club = get_object_or_404(Club, slug=club_slug)
+    user = request.user
+    clubs = Club.objects.filter(slug=club_slug)
+    remember = getattr(user, "is_authenticated", False) and not user.is_superuser
+    if remember:  # the user's role comes with the club: one query, not two
+        clubs = clubs.annotate(
+            user_role=Subquery(
+                Membership.objects.filter(club=OuterRef("pk"), user=user)
+                .order_by("pk")
+                .values("role")[:1]
+            )
+        )
+    club = get_object_or_404(clubs)
+    if remember:
+        roles = getattr(user, "_efuda_roles", None)
+        if roles is None:
+            roles = user._efuda_roles = {}
+        roles.setdefault(club.pk, club.user_role)
     if role is None:
         require_view(request.user, club)
     else:

@@ -113,7 +113,11 @@ TEMPLATES = [
                 # after Django's built-in csrf processor, which it replaces (page cache)
                 "tournaments.context_processors.csrf",
             ],
-            "builtins": ["tournaments.templatetags.efuda_text"],
+            # |isolate, |suits, …; {% shared %}: parts of a page kept for every reader alike
+            "builtins": [
+                "tournaments.templatetags.efuda_text",
+                "tournaments.templatetags.efuda_shared",
+            ],
         },
     },
 ]

@@ -58,7 +58,7 @@ def _fail_instead(target, name):
 RECORD_FAULTS = {
     "score lines insert": lambda: _fail_instead(ScoreLine.objects, "bulk_create"),
     "after score lines": lambda: _fail_after(ScoreLine.objects, "bulk_create"),
-    "standings half-updated": lambda: _fail_instead(aggregates_module, "_bids_apply"),
+    "standings half-updated": lambda: _fail_instead(aggregates_module, "_bids_add"),
     "after every write": lambda: _fail_after(deals_module, "aggregates_apply"),
 }
 

@@ -41,7 +41,8 @@ def test_pages_render_uncached_and_fresh_while_redis_is_down(shared_cache, setti
     club, players, nap, _dai = build_club(public=True)
     client = Client()
     first = _standings(client, club)
-    assert first.status_code == 200 and shared_cache.keys() == 1  # kept in redis
+    # kept in redis: the page, and what the club hides from its readers (selectors/visibility)
+    assert first.status_code == 200 and shared_cache.keys() == 2
     shared_cache.stop()
     down = _standings(client, club)
     assert down.status_code == 200 and _main(down) == _main(first)
@@ -51,7 +52,7 @@ def test_pages_render_uncached_and_fresh_while_redis_is_down(shared_cache, setti
     assert after.status_code == 200 and _main(after) == _uncached(club, settings)
     assert _main(after) != _main(first)
     shared_cache.start()  # back: the very next read is kept again (no dead time)
-    assert _standings(client, club).status_code == 200 and shared_cache.keys() == 1
+    assert _standings(client, club).status_code == 200 and shared_cache.keys() == 2
 
 
 def test_redis_stopped_in_the_middle_of_a_request(shared_cache, settings):
@@ -70,6 +71,37 @@ def test_redis_stopped_in_the_middle_of_a_request(shared_cache, settings):
         response = _standings(Client(), club)
     assert len(queries) > 2 and not shared_cache.answers()
     assert response.status_code == 200 and _main(response) == _uncached(club, settings)
+
+
+def test_a_members_pages_render_while_redis_is_down(shared_cache, settings):
+    """A logged-in member's pages keep their shared parts in redis; with redis stopped they are
+    rendered for each request (never a 500, never stale), and kept again once it is back."""
+    from tournaments.services.claims import claim_confirm, player_claim
+    from tournaments.services.members import membership_set
+
+    owner = factories.UserFactory(username="owner-k")
+    club, players, nap, _dai = build_club(public=True, owner=owner)
+    member = factories.UserFactory(username="member-h")
+    membership_set(club=club, user=member, role="member")
+    claim_confirm(claim=player_claim(club=club, user=member, player=players[0]), by=owner)
+    client = Client()
+    client.force_login(member)
+    home = reverse("club_home", args=[club.slug])
+    first, first_home = _standings(client, club), client.get(home)
+    kept = shared_cache.keys()
+    assert first.status_code == first_home.status_code == 200 and kept >= 3
+    shared_cache.stop()
+    down, down_home = _standings(client, club), client.get(home)
+    assert down.status_code == down_home.status_code == 200
+    assert _main(down) == _main(first) and _main(down_home) == _main(first_home)
+    deal_record(session=nap, data=napoleon_data([p.id for p in players], n=9), user=None)
+    after = _standings(client, club)
+    assert after.status_code == 200 and _main(after) == _uncached(club, settings)
+    assert _main(after) != _main(first)
+    assert client.get(home).status_code == 200
+    shared_cache.start()  # back: the member's next reads are kept again
+    assert _standings(client, club).status_code == 200 and client.get(home).status_code == 200
+    assert shared_cache.keys() >= kept
 
 
 def test_a_hung_redis_costs_a_timeout_not_the_request(shared_cache, settings, threaded_db):

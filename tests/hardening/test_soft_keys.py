@@ -12,7 +12,7 @@ from tests import factories
 from tests.hardening.helpers import build_club, napoleon_data
 from tests.imports.helpers import NAPOLEON_HEADER, csv_bytes
 from tournaments.models import Player, ScoreLine
-from tournaments.services import bulk, deals
+from tournaments.services import bulk
 from tournaments.services.deals import deal_record
 from tournaments.services.errors import EfudaError
 from tournaments.services.imports import results_import
@@ -46,18 +46,21 @@ def test_players_locked_returns_the_players_that_exist():
 
 
 @pytest.mark.django_db
-def test_a_deal_naming_a_player_removed_after_its_check_is_refused_whole(monkeypatch):
+def test_a_deal_naming_a_player_removed_before_it_is_locked_is_refused_whole(monkeypatch):
+    """A deal checks its players where it locks them, inside its transaction: a player removed
+    up to that moment (as a merge would) is refused, and nothing is written. From then on the
+    lock keeps the players until COMMIT."""
     club, players, nap, _dai = build_club(deals=1)
     gone = factories.PlayerFactory(club=club, name="すぐ消える")
     ids = [gone.id, *[p.id for p in players[:4]]]
     before = (nap.deals.count(), ScoreLine.objects.count())
-    original = deals._check_players
+    original = bulk.players_locked
 
-    def check_then_remove(session, data):
-        original(session, data)
-        Player.objects.filter(pk=gone.pk).delete()  # as a merge would, between check and write
+    def remove_then_lock(wanted, **kwargs):
+        Player.objects.filter(pk=gone.pk).delete()  # after the session's lock, before theirs
+        return original(wanted, **kwargs)
 
-    monkeypatch.setattr(deals, "_check_players", check_then_remove)
+    monkeypatch.setattr(bulk, "players_locked", remove_then_lock)
     with pytest.raises(EfudaError) as caught:
         deal_record(session=nap, data=napoleon_data(ids, n=3))
     assert caught.value.code == "player_unknown" and caught.value.field == "seats"

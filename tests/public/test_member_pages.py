@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
+from tests.public.helpers import shared
 from tests.selectors.data import napoleon
 from tournaments import charts
 from tournaments.models import Rating
@@ -79,7 +80,7 @@ def test_the_player_page_offers_every_month(client, public_club, english):
     assert f"the last {MONTHS_SHOWN} months (since {recent.since})" in page
     assert "?months=all" in page
     everything = client.get(url("player_detail", public_club, taro.pk) + "?months=all")
-    stats = everything.context["stats"]
+    stats = shared(everything)["stats"]
     assert not stats.earlier and stats.since == "2023-01"
     assert "2023-01" in everything.content.decode()
     # The cumulative chart of every month starts from the first deal, not from a window's +17.

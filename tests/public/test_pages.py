@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tests import factories
+from tests.public.helpers import shared
 from tests.selectors.data import club_with_history
 from tournaments.management.commands import export_standings  # noqa: F401 (import check)
 
@@ -65,23 +66,23 @@ def test_month_standings_page(client, public_club, history):
     assert "average per deal" in html or "平均" in html
     assert url("standings_month", public_club, "napoleon", 2026, 10) in html
     assert url("standings_month", public_club, "napoleon", 2026, 12) in html
-    rows = response.context["standings"].rows
+    rows = shared(response)["standings"].rows
     assert [(r.rank, r.name) for r in rows][:2] == [(1, "Ken"), (1, "太郎")]
 
 
 @pytest.mark.django_db
 def test_min_filter_blanks_rates(client, public_club, history):
     response = client.get(url("standings_all", public_club, "napoleon") + "?min=10")
-    assert response.context["standings"].min_deals == 10
-    assert all(r.win_rate is None for r in response.context["standings"].rows)
+    assert shared(response)["standings"].min_deals == 10
+    assert all(r.win_rate is None for r in shared(response)["standings"].rows)
     response = client.get(url("standings_all", public_club, "napoleon") + "?min=x")
-    assert response.context["standings"].min_deals == 0
+    assert shared(response)["standings"].min_deals == 0
 
 
 @pytest.mark.django_db
 def test_sorting_reorders_rows_but_keeps_rank(client, public_club, history):
     response = client.get(url("standings_all", public_club, "napoleon") + "?sort=name")
-    table = response.context["table"]
+    table = shared(response)["table"]
     names = [row.record.name for row in table.rows]
     assert names == sorted(names)
     ranks = {row.record.name: row.record.rank for row in table.rows}
@@ -128,7 +129,7 @@ def test_player_page_has_charts_and_bid_record(client, public_club, history):
     # points: cumulative, monthly; ratings: one per game; each drawn for a phone and wider
     assert html.count("<svg") == 8
     assert "2026-10" in html and "2026-11" in html
-    stats = response.context["stats"]
+    stats = shared(response)["stats"]
     assert [(b.label, b.deals, b.wins) for b in stats.by_bid] == [("13", 2, 1)]
 
 

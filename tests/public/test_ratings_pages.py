@@ -9,6 +9,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tests import factories
+from tests.public.helpers import shared
 from tests.selectors.data import club_with_history, napoleon
 from tournaments.models import RatingState
 
@@ -45,19 +46,19 @@ def test_ratings_page_shows_headline_uncertainty_and_as_of(client, public_club, 
     assert f"As of deal 16 (played {state.last_date:%Y-%m-%d})" in body
     assert "computed" in body
     assert "±" in body and "provisional" in body
-    table = response.context["table"]
+    table = shared(response)["table"]
     rows = list(table.data)
     assert [r.score for r in rows] == sorted((r.score for r in rows), reverse=True)
     assert all(r.deals >= 10 for r in rows)
-    assert response.context["page"].hidden == 1
+    assert shared(response)["page"].hidden == 1
     assert "新人" not in body
     assert reverse("ratings_about", args=[public_club.slug]) in body
 
 
 def test_a_toggle_shows_players_below_the_minimum(client, public_club, rated):
     response = client.get(url("ratings", public_club, "napoleon") + "?all=1")
-    assert response.context["page"].hidden == 0
-    assert len(response.context["page"].rows) == 6
+    assert shared(response)["page"].hidden == 0
+    assert len(shared(response)["page"].rows) == 6
     assert "新人" in response.content.decode()
 
 
@@ -94,7 +95,7 @@ def test_player_page_has_a_rating_chart(client, public_club, rated):
     taro = rated["players"][0]
     response = client.get(url("player_detail", public_club, taro.id))
     assert response.status_code == 200
-    charts = response.context["rating_charts"]
+    charts = shared(response)["rating_charts"]
     assert len(charts) == 2  # Daifugō and Napoleon
     assert all("<svg" in chart.narrow and "<svg" in chart.wide for *_, chart in charts)
 

@@ -32,11 +32,14 @@ def _bench(*extra, sqlite=False):
         "player_page",
         "session_pdf",
         "cached_page",
+        "member_standings",
         "ratings_page",
     ]
     assert all(r["size"] == 200 and r["median_ms"] > 0 and r["queries"] > 0 for r in rows)
     cached = next(r for r in rows if r["step"] == "cached_page")
     assert cached["queries"] == 1  # the club's data version; the page itself from the cache
+    member = next(r for r in rows if r["step"] == "member_standings")
+    assert member["queries"] == 3  # the session, the user, the club with their role
     assert "built 200 score lines" in result.stderr
     assert "ratings replay (napoleon)" in result.stderr
 

@@ -64,6 +64,20 @@ def rating_events(
         yield current[0][0], current[0][1], _event(game, current, with_points)
 
 
+def deal_rating_events(
+    *, game: str, deal_id: int, date: datetime.date, lines
+) -> list[tuple[int, datetime.date, NapoleonEvent | DaifugoEvent]]:
+    """What ``rating_events(deal_id=…)`` reads back for one deal, from its score lines as they
+    were just written (``lines``: objects with the score line's fields), without reading them
+    again: [] for a deal without lines (a redeal)."""
+    rows = sorted(
+        ((deal_id, date, ln.player_id, ln.role, ln.won, ln.bid, ln.seat, ln.forbidden, ln.points)
+         for ln in lines),
+        key=lambda row: row[6],
+    )  # fmt: skip
+    return [(deal_id, date, _event(game, rows, False))] if rows else []
+
+
 def _rated_lines(club_id: int, game: str, visibility: Visibility | None = None):
     """The club's score lines in ``game`` the ratings learn from: not those of deals hidden
     from any reader of the club's pages (``visibility.common_visibility``)."""

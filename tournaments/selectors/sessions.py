@@ -264,11 +264,13 @@ def entry_players(*, session: GameSession, roster=None, extra=()) -> list[Player
         known = {p.id: p for p in Player.objects.filter(club=club, id__in=list(roster))}
         return [known[i] for i in roster if i in known]
     first = previous_players(session)
-    known = {p.id: p for p in Player.objects.filter(club=club, id__in=first)}
-    ordered = [known[i] for i in first if i in known]
-    ordered += list(
-        Player.objects.filter(club=club, active=True).exclude(id__in=first).order_by("name")
+    # One query for both: the previous players and the club's active players by name.
+    offered = list(
+        Player.objects.filter(Q(id__in=first) | Q(active=True), club=club).order_by("name")
     )
+    known = {p.id: p for p in offered if p.id in first}
+    ordered = [known[i] for i in first if i in known]
+    ordered += [p for p in offered if p.active and p.id not in known]
     have = {p.id for p in ordered}
     missing = [i for i in dict.fromkeys(extra) if i not in have]
     if missing:

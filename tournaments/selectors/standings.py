@@ -208,14 +208,12 @@ LINE_COUNTERS = _line_counters()
 
 
 def period_lines(period: Period) -> Q:
-    """The score lines a period's aggregate rows count (by their session's date, as the
-    aggregates file them)."""
+    """The score lines a period's aggregate rows count."""
+    # Score lines hold their session's date (no month column: migration 0014).
     if period.kind == "month":
-        first = datetime.date(period.year, period.month, 1)
-        after = datetime.date(period.year + period.month // 12, period.month % 12 + 1, 1)
-        return Q(session__date__gte=first, session__date__lt=after)
+        return Q(date__year=period.year, date__month=period.month)
     if period.kind == "season":
-        return Q(session__date__year=period.year)
+        return Q(date__year=period.year)
     return Q()
 
 
@@ -227,21 +225,18 @@ def hidden_counters(
     by: tuple[str, ...] = ("player_id",),
 ) -> dict[tuple, dict[str, int]]:
     """The counters of the score lines ``visibility`` hides (of ``game``, among ``lines``),
-    grouped ``by`` (a tuple of columns): what to take off the aggregates for this reader. One
-    query over the hidden sessions' lines only (by their ids, so along the session index, never
-    along the club's history); none when nothing is hidden."""
+    grouped ``by`` (a tuple of columns; "month": the first day of the line's month): what to
+    take off the aggregates for this reader. One query over the hidden sessions' lines only (by
+    their ids, so along the session index, never along the club's history); none when nothing
+    is hidden."""
     if visibility.everything or not visibility.hidden_session_ids:
         return {}
-    rows = (
-        ScoreLine.objects.filter(
-            lines or Q(), game=game, session_id__in=visibility.hidden_session_ids
-        )
-        # "month" groups by the session's month (the lines keep no month of their own)
-        .annotate(**({"month": TruncMonth("session__date")} if "month" in by else {}))
-        .values(*by)
-        .annotate(**LINE_COUNTERS)
-        .order_by()
+    found = ScoreLine.objects.filter(
+        lines or Q(), game=game, session_id__in=visibility.hidden_session_ids
     )
+    if "month" in by:  # score lines hold their session's date only
+        found = found.annotate(month=TruncMonth("date"))
+    rows = found.values(*by).annotate(**LINE_COUNTERS).order_by()
     return {tuple(row.pop(name) for name in by): row for row in rows}
 
 

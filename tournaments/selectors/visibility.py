@@ -25,6 +25,8 @@ import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Max, Q, QuerySet
 
 from ..models import Club, GameSession, Role, Tournament, TournamentTable
@@ -127,6 +129,23 @@ def _hiding(club_id: int, *, private: bool) -> tuple[bool, list[tuple[int, int]]
     return any_private, frozen
 
 
+def _hiding_kept(club: Club, *, private: bool) -> tuple[bool, list[tuple[int, int]]]:
+    """:func:`_hiding`, kept in the cache per club data version: what it reads (tournaments,
+    their rounds) is written only by writes that move the version (services/cache.py), so a
+    read page's request asks nothing for it once the version's answer is kept. A cache that
+    is down is a miss: the query runs."""
+    seconds = settings.EFUDA_PAGE_CACHE_SECONDS
+    version = getattr(club, "data_version", None)
+    if not seconds or version is None:
+        return _hiding(club.pk, private=private)
+    key = f"efuda:hiding:{club.pk}:{version}:{int(private)}"
+    found = cache.get(key)
+    if found is None:
+        found = _hiding(club.pk, private=private)
+        cache.set(key, found, seconds)
+    return found
+
+
 def _staffed(user, tournament_ids: list[int]) -> set[int]:
     """Which of these tournaments ``user`` is extra staff of."""
     if not tournament_ids or not getattr(user, "is_authenticated", False):
@@ -144,7 +163,7 @@ def deal_visibility(*, club: Club, user) -> Visibility:
     if has_role(user, club, Role.SCOREKEEPER):  # scorekeepers, owners, site staff
         return Visibility(club_id=club.pk)
     member = has_role(user, club, Role.MEMBER)
-    private, frozen = _hiding(club.pk, private=not member)
+    private, frozen = _hiding_kept(club, private=not member)
     # A tournament's extra staff see its live standings, so its frozen rounds too: only while
     # they are members of the club (permissions are read per request, never kept).
     staffed = _staffed(user, [t for t, _k in frozen]) if member else set()

@@ -59,9 +59,9 @@ def reserve_ids(model: type[models.Model], count: int) -> list[int]:
     return list(range(highest + 1, highest + count + 1))
 
 
-def players_locked(ids: Iterable[int]) -> set[int]:
+def players_locked(ids: Iterable[int], *, club_id: int | None = None) -> set[int]:
     """Lock the rows of the players ``ids`` against deletion until COMMIT and return those that
-    exist.
+    exist (with ``club_id``: those that are players of that club).
 
     Score lines carry no foreign-key constraint (``models.play.ScoreLine``), so their writers
     take what the constraint's check took: PostgreSQL's ``FOR KEY SHARE`` on each player named,
@@ -74,14 +74,15 @@ def players_locked(ids: Iterable[int]) -> set[int]:
         return set()
     table = connection.ops.quote_name(Player._meta.db_table)
     lock = " FOR KEY SHARE" if connection.vendor == "postgresql" else ""
+    club = "" if club_id is None else " AND club_id = %s"
     found: set[int] = set()
     with connection.cursor() as cursor:
         for start in range(0, len(wanted), BATCH):
             chunk = wanted[start : start + BATCH]
             marks = ", ".join(["%s"] * len(chunk))
             cursor.execute(
-                f"SELECT id FROM {table} WHERE id IN ({marks}) ORDER BY id{lock}",  # noqa: S608
-                chunk,
+                f"SELECT id FROM {table} WHERE id IN ({marks}){club} ORDER BY id{lock}",  # noqa: S608
+                chunk if club_id is None else [*chunk, club_id],
             )
             found.update(row[0] for row in cursor.fetchall())
     return found
@@ -288,6 +289,24 @@ def upsert_add(
     the counters to it (``INSERT … ON CONFLICT … DO UPDATE SET c = c + excluded.c``), so totals
     summed once per period by an import add up with what concurrent deals wrote. ``fixed``
     columns are written by a new row only."""
+    _executemany(_upsert_sql(model, keys, fixed, counters), list(rows))
+
+
+def upsert_add_once(
+    model: type[models.Model], *, keys: Sequence[str], counters: Sequence[str],
+    rows: Sequence[tuple], fixed: Sequence[str] = (),
+) -> None:  # fmt: skip
+    """``upsert_add`` for the few rows of one deal (15 aggregates), in one statement of several
+    ``VALUES`` rows instead of one statement per row. The rows must have distinct keys and
+    counters that are never negative where the column must not be (a row is checked as
+    proposed, before the conflict turns it into an addition)."""
+    if rows:
+        with connection.cursor() as cursor:
+            sql = _upsert_sql(model, keys, fixed, counters, rows=len(rows))
+            cursor.execute(sql, [value for row in rows for value in row])
+
+
+def _upsert_sql(model, keys, fixed, counters, *, rows: int = 1) -> str:
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
     columns = [model._meta.get_field(name).column for name in (*keys, *fixed, *counters)]
@@ -296,9 +315,8 @@ def upsert_add(
         for c in columns[len(keys) + len(fixed) :]
     )
     conflict = ", ".join(quote(c) for c in columns[: len(keys)])
-    sql = (
-        f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) "
-        f"VALUES ({', '.join(['%s'] * len(columns))}) "
-        f"ON CONFLICT ({conflict}) DO UPDATE SET {added}"
+    values = ", ".join([f"({', '.join(['%s'] * len(columns))})"] * rows)
+    return (
+        f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) "  # noqa: S608
+        f"VALUES {values} ON CONFLICT ({conflict}) DO UPDATE SET {added}"
     )
-    _executemany(sql, list(rows))

@@ -7,10 +7,10 @@ failure at any point leaves nothing half-written.
 import uuid
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
-from ..models import Deal, Game, GameSession, ScoreLine
+from ..models import Deal, Game, GameSession, ScoreLine, TournamentTable
 from ..selectors.rulesets import session_rules
 from . import bulk
 from .aggregates import aggregates_apply, spec_of
@@ -28,6 +28,39 @@ def _check_players(session: GameSession, data: dict) -> None:
         ids = data.get(key) or []
         if isinstance(ids, (list, tuple)):
             players_by_ids(club=session.club, ids=ids, field="order" if key == "players" else key)
+
+
+def _players_checked_and_locked(session: GameSession, data: dict) -> set[int]:
+    """``_check_players`` (the same refusals, in the same order) and the players' lock that
+    ``_write_lines`` takes, in one query: the ids of the players named, locked."""
+    keys = ("seats",) if session.game == Game.NAPOLEON else ("order", "players")
+    wanted: list[tuple[str, list[int]]] = []
+    unreadable = None
+    for key in keys:
+        ids = data.get(key) or []
+        if not isinstance(ids, (list, tuple)):
+            continue
+        field = "order" if key == "players" else key
+        parsed = []
+        for value in ids:
+            try:
+                parsed.append(int(value))
+            except (TypeError, ValueError):
+                unreadable = (field, value)
+                break
+        if unreadable:
+            break
+        wanted.append((field, parsed))
+    found = bulk.players_locked(
+        {pid for _field, pids in wanted for pid in pids}, club_id=session.club_id
+    )
+    for field, pids in wanted:
+        for pid in pids:
+            if pid not in found:
+                raise fail(field, "player_unknown", value=str(pid))
+    if unreadable:
+        raise fail(unreadable[0], "player_unknown", value=str(unreadable[1]))
+    return found
 
 
 def _tournament_check(session: GameSession, data: dict, deal: Deal | None = None) -> None:
@@ -67,12 +100,13 @@ def deal_preview(*, session: GameSession, data: dict, deal: Deal | None = None):
     return data, score(session.game, data, session_rules(session))
 
 
-def _write_lines(deal: Deal, specs) -> None:
+def _write_lines(deal: Deal, specs, *, locked: set[int] | None = None) -> None:
     session = deal.session
     # Score lines have no foreign-key constraint: the players they name are locked here as the
-    # constraint's check would (a merge meanwhile waits, then moves these lines too).
+    # constraint's check would (a merge meanwhile waits, then moves these lines too), unless
+    # the caller already holds them (``locked``).
     named = {s.player_id for s in specs}
-    missing = named - bulk.players_locked(named)
+    missing = named - (bulk.players_locked(named) if locked is None else locked)
     if missing:
         field = "seats" if session.game == Game.NAPOLEON else "order"
         raise fail(field, "player_unknown", value=str(min(missing)))
@@ -167,10 +201,14 @@ def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID
     # key-share locks that an import's inserts take on it (foreign keys), so a deal does not
     # wait for a large import's write transaction (docs/performance.md, "Imports").
     session = (
-        GameSession.objects.select_for_update(no_key=True).select_related("club").get(pk=session.pk)
+        GameSession.objects.select_for_update(no_key=True)
+        .select_related("club")
+        .annotate(at_table=Exists(TournamentTable.objects.filter(session=OuterRef("pk"))))
+        .get(pk=session.pk)
     )
-    _check_players(session, data)
-    _tournament_check(session, data)
+    locked = _players_checked_and_locked(session, data)
+    if session.at_table:  # read with the lock: a club's own session needs no further query
+        _tournament_check(session, data)
     data = _normalise(session, data, None)
     result = score(session.game, data, session_rules(session))
     seq = (Deal.objects.filter(session=session).aggregate(m=Max("seq"))["m"] or 0) + 1
@@ -187,8 +225,9 @@ def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID
         updated_by=user,
         **deal_columns(session.game, data),
     )
-    _write_lines(deal, line_specs(session.game, data, result))
-    ratings_deal_changed(deal=deal, created=True)
+    specs = line_specs(session.game, data, result)
+    _write_lines(deal, specs, locked=locked)
+    ratings_deal_changed(deal=deal, created=True, lines=specs, at_table=session.at_table)
     deal.already_recorded = False
     return deal
 

@@ -24,7 +24,13 @@ from django.utils import timezone
 from ratings.engine import Rater, conservative, params_for
 
 from ..models import Deal, Game, Rating, RatingHistory, RatingState, ScoreLine
-from ..selectors.ratings import deal_rated, rating_events, rating_lines_after, rating_lines_count
+from ..selectors.ratings import (
+    deal_rated,
+    deal_rating_events,
+    rating_events,
+    rating_lines_after,
+    rating_lines_count,
+)
 from . import bulk
 from .busy import bulk_write
 from .cache import club_version_bump
@@ -56,19 +62,25 @@ def _params_key(game: str) -> dict:
     return asdict(params_for(game))
 
 
-def ratings_deal_changed(*, deal: Deal, created: bool = False) -> None:
+def ratings_deal_changed(
+    *, deal: Deal, created: bool = False, lines=None, at_table: bool | None = None
+) -> None:
     """Bring the ratings up to date after ``deal`` was recorded (``created``), edited,
-    deleted or restored. Called by the deal services in their transaction."""
+    deleted or restored. Called by the deal services in their transaction; a new deal's
+    service passes the score lines it just wrote (``lines``), so they are not read back, and
+    whether its session is a tournament table's (``at_table``, read with the session's lock)."""
     pending = _deferred.get()
     if pending is not None:
         pending.add((deal.club_id, deal.game))
         return
-    if not deal_rated(deal=deal):
+    if at_table is not False and not deal_rated(deal=deal):
         # A deal hidden from some reader of the club (a private tournament's in a public club,
         # a frozen round's) is not rated, before or after this change: nothing to update. It
-        # is learned when it stops being hidden (``ratings_visibility_changed``).
+        # is learned when it stops being hidden (``ratings_visibility_changed``). Only a
+        # tournament table's deals are ever hidden: a caller that read the session is none
+        # (``at_table=False``) spares the question.
         return
-    if created and _learn_one(deal):
+    if created and _learn_one(deal, lines):
         return
     ratings_replay(club_id=deal.club_id, game=deal.game)
 
@@ -87,7 +99,7 @@ def _locked_state(club_id: int, game: str) -> RatingState:
     return state
 
 
-def _learn_one(deal: Deal) -> bool:
+def _learn_one(deal: Deal, lines=None) -> bool:
     """Learn a new deal incrementally when it comes after every rated deal; False when the
     club's ratings must be replayed instead."""
     state = _locked_state(deal.club_id, deal.game)
@@ -105,7 +117,10 @@ def _learn_one(deal: Deal) -> bool:
         state.last_deal_id or 0,
     ):
         return False
-    events = list(rating_events(club_id=deal.club_id, game=deal.game, deal_id=deal.pk))
+    if lines is None:
+        events = list(rating_events(club_id=deal.club_id, game=deal.game, deal_id=deal.pk))
+    else:
+        events = deal_rating_events(game=deal.game, deal_id=deal.pk, date=date, lines=lines)
     if events:
         _deal_id, _date, event = events[0]
         current = {

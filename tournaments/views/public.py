@@ -20,7 +20,7 @@ from ..selectors.ratings import rating_curves, ratings_page
 from ..selectors.standings import Period, standings
 from ..selectors.visibility import deal_visibility
 from ..tables.standings import ratings_table, standings_table
-from .page_cache import cached_page
+from .page_cache import SharedParts, cached_page
 from .reports import STANDINGS_FILES, standings_file
 
 MAX_MIN_DEALS = 100_000
@@ -57,19 +57,44 @@ def club_home_view(request, club_slug: str):
     club = club_for_request(request, club_slug)
     today = timezone.localdate()
     visibility = deal_visibility(club=club, user=request.user)
-    home = club_home(club=club, user=request.user, visibility=visibility, today=today)
-    # "My standing" for a logged-in member linked to a player (never in the anonymous cache).
+
+    def shared(neutral):  # leaders, latest sessions, tournaments: alike for the same view
+        # The tournaments listed follow reader_view (members also see private ones), the
+        # leaders and sessions the reader's visibility (part of reader_view too).
+        home = club_home(club=club, user=request.user, visibility=visibility, today=today)
+        return {
+            "club": club,
+            "home": home,
+            "month_links": [
+                (g, label, standings_url(club, g, home.month)) for g, label in Game.choices
+            ],
+            "leaders": [
+                (label, standings_url(club, g, home.month), home.leaders[g])
+                for g, label in Game.choices
+            ],
+        }
+
+    parts = SharedParts(request, club, shared, visibility=visibility)
+    # "My standing" for a logged-in member linked to a player (never in the anonymous cache):
+    # the figures follow from the club's records and what the reader may see of them, so they
+    # are kept per player under this page's key (version, view).
     is_member = has_role(request.user, club, Role.MEMBER)
     player = my_player(club=club, user=request.user) if is_member else None
     me = (
-        my_summary(club=club, player=player, visibility=visibility, today=today) if player else None
+        parts.value(
+            "me",
+            lambda: my_summary(club=club, player=player, visibility=visibility, today=today),
+            player.pk,
+        )
+        if player
+        else None
     )
     return render(
         request,
         "tournaments/public/club_home.html",
         {
             "club": club,
-            "home": home,
+            "shared": parts,
             "can_record": can_record(request.user, club),
             # The tools of an owner or a scorekeeper (what waits for an owner, counted).
             "tools": club_tools(club=club, role=club_role(request.user, club)),
@@ -83,13 +108,6 @@ def club_home_view(request, club_slug: str):
             if me
             else [],
             "is_member": is_member,
-            "month_links": [
-                (g, label, standings_url(club, g, home.month)) for g, label in Game.choices
-            ],
-            "leaders": [
-                (label, standings_url(club, g, home.month), home.leaders[g])
-                for g, label in Game.choices
-            ],
         },
     )
 
@@ -105,21 +123,25 @@ def standings_view(
         period = Period.of(year, month)
     except ValueError:
         raise Http404 from None
-    result = standings(
-        club=club, game=game, period=period, min_deals=_min_deals(request),
-        visibility=deal_visibility(club=club, user=request.user),
-    )  # fmt: skip
+    visibility = deal_visibility(club=club, user=request.user)
     fmt = request.GET.get("format", "html")
     if fmt in STANDINGS_FILES:
+        result = standings(
+            club=club, game=game, period=period, min_deals=_min_deals(request),
+            visibility=visibility,
+        )  # fmt: skip
         return standings_file(request, result, fmt)
-    return render(
-        request,
-        "tournaments/public/standings.html",
-        {
+
+    def shared(neutral):
+        result = standings(
+            club=club, game=game, period=period, min_deals=_min_deals(neutral),
+            visibility=visibility,
+        )  # fmt: skip
+        return {
             "club": club,
             "standings": result,
             "game_label": Game(game).label,
-            "table": standings_table(game, result.rows, club_slug=club.slug, request=request),
+            "table": standings_table(game, result.rows, club_slug=club.slug, request=neutral),
             "previous_url": standings_url(club, game, period.previous()),
             "next_url": standings_url(club, game, period.next()),
             "other_game_url": standings_url(
@@ -129,7 +151,12 @@ def standings_view(
             "season_url": standings_url(club, game, Period("season", period.year))
             if period.year
             else None,
-        },
+        }
+
+    return render(
+        request,
+        "tournaments/public/standings.html",
+        {"club": club, "shared": SharedParts(request, club, shared, visibility=visibility)},
     )
 
 
@@ -137,23 +164,20 @@ def standings_view(
 @cached_page
 def player_detail_view(request, club_slug: str, player_id: int):
     club = club_for_request(request, club_slug)
-    player = get_object_or_404(Player, club=club, pk=player_id)
-    all_months = request.GET.get("months") == "all"
-    stats = player_stats(
-        player=player,
-        visibility=deal_visibility(club=club, user=request.user),
-        all_months=all_months,
-    )
-    cumulative, monthly = charts.player_charts(stats)
-    rating_charts = [
-        (Game(c.game).label, reverse("ratings", args=[club.slug, c.game]), c.current,
-         charts.rating_chart(c))
-        for c in rating_curves(player=player)
-    ]  # fmt: skip
-    return render(
-        request,
-        "tournaments/public/player.html",
-        {
+    visibility = deal_visibility(club=club, user=request.user)
+
+    def shared(neutral):  # the player is read only when the page is not kept yet
+        player = get_object_or_404(Player, club=club, pk=player_id)
+        stats = player_stats(
+            player=player, visibility=visibility, all_months=neutral.GET.get("months") == "all"
+        )
+        cumulative, monthly = charts.player_charts(stats)
+        rating_charts = [
+            (Game(c.game).label, reverse("ratings", args=[club.slug, c.game]), c.current,
+             charts.rating_chart(c))
+            for c in rating_curves(player=player)
+        ]  # fmt: skip
+        return {
             "club": club,
             "player": player,
             "stats": stats,
@@ -162,7 +186,12 @@ def player_detail_view(request, club_slug: str, player_id: int):
             "cumulative_chart": cumulative,
             "monthly_chart": monthly,
             "rating_charts": rating_charts,
-        },
+        }
+
+    return render(
+        request,
+        "tournaments/public/player.html",
+        {"club": club, "shared": SharedParts(request, club, shared, visibility=visibility)},
     )
 
 
@@ -172,20 +201,29 @@ def ratings_view(request, club_slug: str, game: str):
     """Skill ratings of a club in one game, read from stored rows."""
     club = club_for_request(request, club_slug)
     game = _game(game)
-    page = ratings_page(club=club, game=game, show_all=request.GET.get("all") == "1")
     other = Game.DAIFUGO if game == Game.NAPOLEON else Game.NAPOLEON
+
+    def shared(neutral):
+        page = ratings_page(club=club, game=game, show_all=neutral.GET.get("all") == "1")
+        return {
+            "club": club,
+            "page": page,
+            "game": game,
+            "game_label": Game(game).label,
+            "table": ratings_table(page.rows, club_slug=club.slug, request=neutral, game=game),
+            "other_game_url": reverse("ratings", args=[club.slug, other]),
+            "other_game_label": Game(other).label,
+            "standings_url": reverse("standings_all", args=[club.slug, game]),
+        }
+
     return render(
         request,
         "tournaments/public/ratings.html",
         {
             "club": club,
-            "page": page,
             "game": game,
             "game_label": Game(game).label,
-            "table": ratings_table(page.rows, club_slug=club.slug, request=request, game=game),
-            "other_game_url": reverse("ratings", args=[club.slug, other]),
-            "other_game_label": Game(other).label,
-            "standings_url": reverse("standings_all", args=[club.slug, game]),
+            "shared": SharedParts(request, club, shared),
         },
     )
 

@@ -24,7 +24,7 @@ from ..selectors.sessions import club_sessions, session_detail, session_rule_cho
 from ..selectors.visibility import deal_visibility
 from ..services.sessions import session_start
 from ..tables.sessions import SessionTable, session_totals_table
-from .page_cache import cached_page
+from .page_cache import SharedParts, cached_page
 
 
 def entry_url(session: GameSession) -> str:
@@ -108,16 +108,28 @@ def no_store_for_visitors_with_a_session(view):
 @cached_page
 def session_detail_view(request, club_slug: str, pk: int):
     club = club_for_request(request, club_slug)
-    session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
-                                club=club, pk=pk)  # fmt: skip
-    if not deal_visibility(club=club, user=request.user).session_visible(session):
-        raise Http404  # a private tournament's table, a frozen round's: as if it did not exist
-    detail = session_detail(session)
-    totals = session_totals_table(detail.totals, game=session.game)
+    visibility = deal_visibility(club=club, user=request.user)
+    if pk in visibility.hidden_session_ids:
+        # A private tournament's table, a frozen round's: as if it did not exist. Asked for
+        # every request (a kept part never stands in for it); nothing to ask when nothing is
+        # hidden from this reader.
+        raise Http404
+
+    def shared(neutral):  # the session is read only when the page is not kept yet
+        session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
+                                    club=club, pk=pk)  # fmt: skip
+        detail = session_detail(session)
+        return {
+            "club": club, "session": session, "detail": detail,
+            "totals_table": session_totals_table(detail.totals, game=session.game),
+            "entry_url": entry_url(session),
+            "in_progress": session.date >= timezone.localdate(),
+        }  # fmt: skip
+
     return render(request, "tournaments/sessions/detail.html", {
-        "club": club, "session": session, "detail": detail, "totals_table": totals,
-        "can_record": can_record(request.user, club), "entry_url": entry_url(session),
-        "in_progress": session.date >= timezone.localdate(),
+        "club": club, "shared": SharedParts(request, club, shared, visibility=visibility),
+        # the buttons of those who may record: a part kept for them, another for the others
+        "can_record": can_record(request.user, club),
     })  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from ...permissions import club_for_request
 from ...selectors import events as sel
 from ...services import events as svc
 from ...tables.events import TournamentStandingsTable
-from ..page_cache import cached_page
+from ..page_cache import SharedParts, cached_page
 from .common import (
     visible,
 )
@@ -91,8 +91,18 @@ def tournament_detail_view(request, tournament_id: int):
 def tournament_standings_view(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
     staff = sel.is_staff(request.user, tournament)
-    standings = sel.visible_standings(tournament=tournament, staff=staff)
-    table = TournamentStandingsTable(standings.rows, mode=standings.mode)
+
+    def shared(neutral):  # one copy for the tournament's staff, one for everyone else
+        standings = sel.visible_standings(tournament=tournament, staff=staff)
+        return {
+            "tournament": tournament,
+            "standings": standings,
+            "table": TournamentStandingsTable(standings.rows, mode=standings.mode),
+            # staff see the live standings; this tells them what the public sees
+            "public_frozen_after": sel.freeze_round(tournament) if staff else None,
+            "results_hidden": sel.results_hidden(tournament),
+        }
+
     template = (
         "tournaments/events/_standings.html"
         if request.headers.get("HX-Request")
@@ -103,12 +113,8 @@ def tournament_standings_view(request, tournament_id: int):
         template,
         {
             "tournament": tournament,
-            "standings": standings,
-            "table": table,
             "is_staff": staff,
-            # staff see the live standings; this tells them what the public sees
-            "public_frozen_after": sel.freeze_round(tournament) if staff else None,
-            "results_hidden": sel.results_hidden(tournament),
+            "shared": SharedParts(request, tournament.club, shared),
         },
     )
 
