@@ -32,7 +32,7 @@ def test_originator_joker_grows_the_widow():
 def test_custom_point_table():
     rules = build_ruleset("napoleon-originator", {"point_table": GOOD_TABLE})
     assert all(t.flat for t in rules.point_tables.values())
-    assert rules.to_dict()["options"]["point_table"]["5"]["napoleon"] == 3
+    assert rules.options["point_table"]["5"]["napoleon"] == 3
 
 
 def test_discard_and_all20():
