@@ -8,6 +8,10 @@ own module (``SCOPES``): the pure modules are judged by the pure tests alone.
 Loaded only by the mutation run (``[tool.mutmut] pytest_add_cli_args``); mutmut names the mutant
 in ``MUTANT_UNDER_TEST`` ("scoring.napoleon.x_score_napoleon__mutmut_7"). Outside a mutant
 (mutmut's clean and statistics runs) nothing is deselected.
+
+A function that runs only while the project is imported (the ranking's metric readers, the
+presets' table builders) is charged by mutmut to whichever test ran first; when none of the tests
+mutmut chose is in the mutant's scope, the whole scope runs instead.
 """
 
 from __future__ import annotations
@@ -37,6 +41,12 @@ def scope(mutant: str) -> tuple[str, ...] | None:
         if mutant.startswith(prefix):
             return paths
     return None
+
+
+def pytest_configure(config):
+    paths = scope(os.environ.get("MUTANT_UNDER_TEST", ""))
+    if paths is not None and not any(arg.startswith(paths) for arg in config.args):
+        config.args[:] = [path.rstrip("/") for path in paths]
 
 
 def pytest_collection_modifyitems(config, items):
