@@ -5,7 +5,8 @@ The deal-service tests call the scoring core too, so without a scope every survi
 ``scoring/`` would also run the database tests. This plugin keeps each mutant to the tests of its
 own module (``SCOPES``): the pure modules are judged by the pure tests alone, and those run
 without Django (``-p no:django --noconftest``: the pure tests need neither), which makes each
-mutant about three times cheaper.
+mutant about three times cheaper; the deal services' tests make their database from the models
+(``--no-migrations``), as a mutant cannot change a migration.
 
 Loaded by the mutation run only: ``[tool.mutmut] pytest_add_cli_args`` names it, and the fork
 server imports it first (scripts/mutation-preload.txt) so that it can add the two options before
@@ -54,12 +55,13 @@ def _current() -> tuple[tuple[str, ...], bool] | None:
     return scope(os.environ.get("MUTANT_UNDER_TEST", ""))
 
 
-def _without_django(main):
+def _scoped(main):
     @functools.wraps(main)
     def wrapper(args=None, plugins=None):
         found = _current()
-        if found is not None and found[1] and args is not None:
-            args = [*args, "-p", "no:django", "--noconftest"]
+        if found is not None and args is not None:
+            pure = found[1]
+            args = [*args, *(("-p", "no:django", "--noconftest") if pure else ("--no-migrations",))]
         return main(args, plugins)
 
     wrapper.mutation_scope = True
@@ -67,7 +69,7 @@ def _without_django(main):
 
 
 if not getattr(pytest.main, "mutation_scope", False):
-    pytest.main = _without_django(pytest.main)
+    pytest.main = _scoped(pytest.main)
 
 
 def pytest_configure(config):
