@@ -56,7 +56,8 @@ def test_wiki_discard_policies(policy, last_trick, army, won):
 
 def test_last_trick_needed_only_with_discarded_honours():
     rules = build_ruleset("napoleon-wiki", {"discard_policy": "last_trick"})
-    assert score_napoleon(deal(5, bid=12, honours=12), rules).won
+    result = score_napoleon(deal(5, bid=12, honours=12), rules)
+    assert result.won and result.discards_to == "nobody" and result.army_count == 12
     with pytest.raises(EfudaError) as err:
         score_napoleon(deal(5, bid=12, honours=11, discarded=1), rules)
     assert err.value.field == "last_trick"
@@ -117,7 +118,8 @@ def test_only_seats_is_not_a_redeal():
 @pytest.mark.parametrize(
     "given",
     [{"napoleon": "太郎"}, {"bid": 13}, {"trump": "S"}, {"adjutant": "Ken"}, {"solo": True},
-     {"honours": 12}, {"called": "SA"}],
+     {"honours": 12}, {"honours": 1}, {"called": "SA"}, {"discarded": 1},
+     {"last_trick": "allies"}],
 )  # fmt: skip
 def test_redeal_with_a_deal_is_refused(given):
     with pytest.raises(EfudaError) as err:
