@@ -32,6 +32,17 @@ def equivalent_names() -> set[str]:
     return set(re.findall(r"`([\w.ǁ]+__mutmut_\d+)`", section))
 
 
+def seconds() -> Counter[str]:
+    """Seconds each module's mutants ran, summed over the workers (mutmut's debug log)."""
+    spent: Counter[str] = Counter()
+    log = MUTANTS / "mutmut-debug.log"
+    if log.exists():
+        done = re.compile(r"Completed ([\w.ǁ]+?)\.x\S*__mutmut_\d+: exit=-?\d+ \(([\d.]+)s\)")
+        for match in done.finditer(log.read_text(encoding="utf-8", errors="replace")):
+            spent[match.group(1)] += float(match.group(2))
+    return spent
+
+
 def results() -> dict[str, dict[str, int | None]]:
     by_module: dict[str, dict[str, int | None]] = defaultdict(dict)
     for meta in sorted(MUTANTS.rglob("*.py.meta")):
@@ -50,6 +61,7 @@ def main(selected: list[str]) -> int:
     equivalent = equivalent_names()
     rows, unexplained, not_run = [], [], []
     totals: Counter[str] = Counter()
+    spent = seconds()
     for module, codes in sorted(results().items()):
         if selected and not any(module == s or module.startswith(s + ".") for s in selected):
             continue
@@ -67,15 +79,20 @@ def main(selected: list[str]) -> int:
             else:
                 count["not run"] += 1
                 not_run.append(name)
+        count["seconds"] = round(spent[module])
         totals.update(count)
         rows.append((module, count))
-    header = f"{'module':34} {'mutants':>8} {'killed':>8} {'equivalent':>11} {'survived':>9}"
+    header = (
+        f"{'module':34} {'mutants':>8} {'killed':>8} {'equivalent':>11} {'survived':>9} "
+        f"{'seconds':>8}"
+    )
     print(header)
     print("-" * len(header))
+    # seconds: how long the module's mutants ran, summed over the parallel workers
     for module, count in rows + [("total", totals)]:
         print(
             f"{module:34} {count['mutants']:>8} {count['killed']:>8} "
-            f"{count['equivalent']:>11} {count['survived']:>9}"
+            f"{count['equivalent']:>11} {count['survived']:>9} {count['seconds']:>8}"
             + (f"  ({count['not run']} not run)" if count["not run"] else "")
         )
     stale = equivalent - {n for _, codes in results().items() for n in codes}

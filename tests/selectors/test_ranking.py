@@ -126,14 +126,18 @@ def test_a_row_without_a_name_still_ranks():
 @pytest.mark.parametrize(
     ("keys", "message"),
     [
-        ([], "at least one metric key"),
-        (["points", "bogus"], "unknown ranking metric 'bogus'"),
+        ([], "a ranking needs at least one metric key"),
+        (["points", "bogus"], "unknown ranking metric 'bogus'; known: ['average', 'deals', "
+         "'napoleon_deals', 'napoleon_wins', 'points', 'solo_wins', 'table_wins', "
+         "'title_daifugo', 'title_daihinmin', 'title_fugo', 'total', 'wins']"),
         (["points", "wins", "points"], "ranking metric 'points' given twice"),
     ],
-)
+)  # fmt: skip
 def test_bad_keys_are_named(keys, message):
-    with pytest.raises(ValueError, match=message):
+    """A programming error, raised at once with what is wrong and what is known."""
+    with pytest.raises(ValueError) as err:
         rank([row("a", 1)], keys)
+    assert str(err.value) == message
 
 
 def test_daifugo_ranks_by_titles_after_points_and_average():

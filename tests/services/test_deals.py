@@ -1,17 +1,25 @@
 """deal_record / deal_update / deal_delete / deal_restore: stored lines and aggregates always
 equal what the scoring core says, and every write is all or nothing."""
 
+import re
 import uuid
 from collections import defaultdict
 
 import pytest
+from django.utils import timezone
 
 from core.errors import EfudaError
 from scoring.daifugo import DaifugoRound, score_daifugo
 from scoring.napoleon import NapoleonDeal, score_napoleon
 from tournaments.models import BidAggregate, Deal, ScoreLine, StandingAggregate
 from tournaments.selectors.rulesets import session_rules
-from tournaments.services.deals import deal_delete, deal_record, deal_restore, deal_update
+from tournaments.services.deals import (
+    deal_delete,
+    deal_preview,
+    deal_record,
+    deal_restore,
+    deal_update,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -141,6 +149,18 @@ def test_stale_update_is_refused_and_changes_nothing(napoleon_session, players, 
         deal_update(deal=deal, data=napoleon_data(players, honours=3), version=1)
     assert info.value.field == "version"
     assert info.value.params["user"] == "owner-user"
+    # when, to the minute in local time, and what the deal now says, as the editor reads it
+    saved = Deal.objects.get(pk=deal.pk)
+    assert info.value.params["time"] == timezone.localtime(saved.updated_at).strftime(
+        "%Y-%m-%d %H:%M"
+    )
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", info.value.params["time"])
+    assert info.value.params["summary"] == (
+        "太郎が♠14枚で立候補し、副官は花子（指名カード ♠A）。 / "
+        "ナポレオン軍はトリックで絵札を14枚取りました。 / "
+        "ナポレオン軍の絵札 14枚 ≥ 立候補 14枚：ナポレオンの勝ち。 / "
+        "得点：ナポレオン +2、副官 +1、連合軍各自 -1。"
+    )
     after = (aggregates(club), lines_of(deal), Deal.objects.get(pk=deal.pk).data)
     assert before == after
 
@@ -304,3 +324,20 @@ def test_a_twin_in_another_session_after_the_check_is_refused(
         deal_record(session=other, data=napoleon_data(players), client_id=tap)
     assert info.value.code == "client_id_other_session"
     assert Deal.objects.count() == 1 and not Deal.objects.filter(session=other).exists()
+
+
+def test_the_preview_of_an_edited_round_reads_the_daifugo_before_it(daifugo_session, players):
+    """Editing round 2 of 3 previews 都落ち against round 1's 大富豪, as the saved edit will,
+    not against the latest round's."""
+    a, b, c, d = (p.id for p in players[:4])
+    deal_record(session=daifugo_session, data={"order": [a, b, c, d], "forbidden": []})
+    r2 = deal_record(session=daifugo_session, data={"order": [b, a, c, d], "forbidden": []})
+    deal_record(session=daifugo_session, data={"order": [c, b, a, d], "forbidden": []})
+    data, result = deal_preview(
+        session=daifugo_session, data={"order": [b, a, c, d], "forbidden": []}, deal=r2
+    )
+    assert data["previous_daifugo"] == str(a) and result.miyako_ochi == str(a)
+    data, result = deal_preview(
+        session=daifugo_session, data={"order": [b, a, c, d], "forbidden": []}
+    )
+    assert data["previous_daifugo"] == str(c) and result.miyako_ochi == str(c)  # a fourth round
