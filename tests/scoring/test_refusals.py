@@ -212,3 +212,12 @@ def test_a_card_must_exist(suit, rank, shown):
         Card(suit, rank)
     assert (err.value.field, err.value.code) == ("card", "invalid_card")
     assert japanese(err.value) == CARD % shown
+
+
+@pytest.mark.parametrize("value", [12, 1.5, ["SA"], ("S", "A")])
+def test_a_refused_value_is_shown_as_text(value):
+    """The value a refusal quotes is plain text, whatever was sent (a phone sends JSON)."""
+    for parse in (parse_card, parse_suit):
+        with pytest.raises(EfudaError) as err:
+            parse(value, "called")
+        assert err.value.params["value"] == repr(value)
