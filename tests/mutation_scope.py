@@ -74,8 +74,10 @@ if not getattr(pytest.main, "mutation_scope", False):
 
 def pytest_configure(config):
     found = _current()
-    if found is not None and not any(arg.startswith(found[0]) for arg in config.args):
-        config.args[:] = [path.rstrip("/") for path in found[0]]
+    if found is not None:
+        # only the scope's tests are even collected (the others may need Django)
+        ours = [arg for arg in config.args if arg.startswith(found[0])]
+        config.args[:] = ours or [path.rstrip("/") for path in found[0]]
 
 
 def pytest_collection_modifyitems(config, items):
