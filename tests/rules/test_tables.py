@@ -211,3 +211,14 @@ def test_no_sheet_for_a_table_size_the_rules_do_not_play():
         point_table_rows(ORIGINATOR, 6)
     assert (err.value.field, err.value.code) == ("seats", "no_point_table")
     assert japanese(err.value) == "6人の得点表がありません。"
+
+
+def test_a_table_cannot_be_changed_once_built():
+    """Tables are data shared by every deal scored under them: read-only."""
+    table = get_preset("napoleon-originator").point_tables[5]
+    for rows in (table.normal, table.solo):
+        with pytest.raises(TypeError):
+            rows[11] = rows[12]
+    built = flat_table(2, 1, 1, 4, 1)
+    with pytest.raises(TypeError):
+        built.normal[0] = built.solo[0]
