@@ -107,6 +107,8 @@ def _napoleon(**changes):
     ("changes", "field", "code", "text"),
     [
         ({"game": "chess"}, "preset", "unknown_game", "不明なゲーム「chess」です。"),
+        ({"discard_policy": "x"}, "discard_policy", "unknown_discard_policy",
+         "不明な捨て札ルール「x」です。"),
         ({"discard_policy": None}, "discard_policy", "unknown_discard_policy",
          "不明な捨て札ルール「None」です。"),
         ({"widow": {}}, "players", "players_incomplete",
@@ -165,3 +167,7 @@ def test_title_points_need_a_whole_number_each_and_balance(points, text):
         check_title_points(points, field="title_points")
     assert err.value.field == "title_points"
     assert text in japanese(err.value)
+
+
+def test_the_player_counts_are_a_tuple():
+    assert _napoleon(players=[5]).players == (5,)

@@ -221,3 +221,24 @@ def test_a_refused_value_is_shown_as_text(value):
         with pytest.raises(EfudaError) as err:
             parse(value, "called")
         assert err.value.params["value"] == repr(value)
+
+
+@pytest.mark.parametrize(
+    ("napoleon_deal", "param", "shown"),
+    [
+        (_five(napoleon=5), "player", "5"),
+        (_five(adjutant=["花子"]), "player", "['花子']"),
+        (_five(bid=21.5), "bid", "21.5"),
+    ],
+)
+def test_a_refused_entry_is_quoted_as_text(napoleon_deal, param, shown):
+    with pytest.raises(EfudaError) as err:
+        score_napoleon(napoleon_deal, ORIGINATOR)
+    assert err.value.params[param] == shown
+
+
+def test_a_forbidden_finisher_who_is_nobody_is_quoted_as_nothing():
+    with pytest.raises(EfudaError) as err:
+        score_daifugo(DaifugoRound(FIVE, frozenset({None})), COMMON)
+    assert err.value.params == {"player": ""}
+    assert japanese(err.value) == "「」はこの回戦に参加していません。"
