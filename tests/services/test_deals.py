@@ -11,6 +11,7 @@ from django.utils import timezone
 from core.errors import EfudaError
 from scoring.daifugo import DaifugoRound, score_daifugo
 from scoring.napoleon import NapoleonDeal, score_napoleon
+from tests import factories
 from tournaments.models import BidAggregate, Deal, ScoreLine, StandingAggregate
 from tournaments.selectors.rulesets import session_rules
 from tournaments.services.deals import (
@@ -341,3 +342,33 @@ def test_the_preview_of_an_edited_round_reads_the_daifugo_before_it(daifugo_sess
         session=daifugo_session, data={"order": [b, a, c, d], "forbidden": []}
     )
     assert data["previous_daifugo"] == str(c) and result.miyako_ochi == str(c)  # a fourth round
+
+
+def _rounds(session, *orders):
+    return [deal_record(session=session, data={"order": list(o), "forbidden": []}) for o in orders]
+
+
+def test_an_edit_leaves_other_sessions_and_deleted_rounds_alone(club, daifugo_session, players):
+    a, b, c, d = (p.id for p in players[:4])
+    r1, r2, r3 = _rounds(daifugo_session, (a, b, c, d), (b, a, c, d), (c, a, b, d))
+    deal_delete(deal=r2)
+    ruleset = daifugo_session.ruleset
+    other = factories.session(club=club, ruleset=ruleset, date=daifugo_session.date, table="B")
+    o1, o2, o3 = _rounds(other, (a, b, c, d), (b, a, c, d), (d, a, b, c))
+    deal_update(deal=r1, data={"order": [d, a, b, c], "forbidden": []}, version=r1.version)
+    r2.refresh_from_db()
+    assert r2.is_deleted and r2.version == 2  # the delete moved it; the edit did not
+    r3.refresh_from_db()
+    # the delete re-read round 3 against round 1, the edit once more: past the deleted round
+    assert r3.version == 3 and r3.data["previous_daifugo"] == str(d)
+    for round_ in (o1, o2, o3):
+        round_.refresh_from_db()
+        assert round_.version == 1 and round_.history.count() == 1
+
+
+def test_an_edit_by_hand_records_no_reason(napoleon_session, players, users):
+    """History gives a reason only where efuda changed a deal by itself."""
+    deal = deal_record(session=napoleon_session, data=napoleon_data(players))
+    deal_update(deal=deal, data=napoleon_data(players, bid=14), user=users["owner"], version=1)
+    latest = deal.history.order_by("-history_date", "-history_id").first()
+    assert latest.history_user == users["owner"] and not latest.history_change_reason
