@@ -6,6 +6,7 @@ import uuid
 from collections import defaultdict
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from core.errors import EfudaError
@@ -372,3 +373,45 @@ def test_an_edit_by_hand_records_no_reason(napoleon_session, players, users):
     deal_update(deal=deal, data=napoleon_data(players, bid=14), user=users["owner"], version=1)
     latest = deal.history.order_by("-history_date", "-history_id").first()
     assert latest.history_user == users["owner"] and not latest.history_change_reason
+
+
+def test_a_first_round_reads_no_daifugo_from_another_session(club, daifugo_session, players):
+    a, b, c, d = (p.id for p in players[:4])
+    _rounds(daifugo_session, (a, b, c, d), (b, a, c, d))
+    other = factories.session(
+        club=club, ruleset=daifugo_session.ruleset, date=daifugo_session.date, table="B"
+    )
+    first = deal_record(session=other, data={"order": [c, d, a, b], "forbidden": []})
+    assert first.data["previous_daifugo"] is None
+    assert first.outcome["miyako_ochi"] is None
+
+
+def test_a_change_without_a_signed_in_user_records_nobody(napoleon_session, players):
+    deal = deal_record(session=napoleon_session, data=napoleon_data(players), user=AnonymousUser())
+    deal_delete(deal=deal, user=AnonymousUser())
+    deal.refresh_from_db()
+    assert deal.is_deleted and deal.updated_by is None and deal.created_by is None
+
+
+def test_a_deal_naming_a_player_removed_after_its_check_is_refused_whole(
+    monkeypatch, napoleon_session, players, club
+):
+    """A merge can remove a player between the check of the input and the write of the lines:
+    the deal is refused naming the field, and nothing of it is written."""
+    from tournaments.models import Player
+    from tournaments.services import deals
+
+    original = deals._check_players
+    gone = players[2]
+
+    def check_then_remove(session, data):
+        original(session, data)
+        Player.objects.filter(pk=gone.pk).delete()
+
+    monkeypatch.setattr(deals, "_check_players", check_then_remove)
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=napoleon_session, data=napoleon_data(players))
+    assert (info.value.field, info.value.code) == ("seats", "player_unknown")
+    assert info.value.params == {"value": str(gone.pk)}
+    assert not Deal.objects.filter(session=napoleon_session).exists()
+    assert not ScoreLine.objects.filter(club=club).exists()
