@@ -393,14 +393,21 @@ def test_a_change_without_a_signed_in_user_records_nobody(napoleon_session, play
     assert deal.is_deleted and deal.updated_by is None and deal.created_by is None
 
 
+@pytest.mark.parametrize("game", ["napoleon", "daifugo"])
 def test_a_deal_naming_a_player_removed_after_its_check_is_refused_whole(
-    monkeypatch, napoleon_session, players, club
+    monkeypatch, request, players, club, game
 ):
     """A merge can remove a player between the check of the input and the write of the lines:
     the deal is refused naming the field, and nothing of it is written."""
     from tournaments.models import Player
     from tournaments.services import deals
 
+    session = request.getfixturevalue(f"{game}_session")
+    data, field = (
+        (napoleon_data(players), "seats")
+        if game == "napoleon"
+        else ({"order": [p.id for p in players[:5]], "forbidden": []}, "order")
+    )
     original = deals._check_players
     gone = players[2]
 
@@ -410,8 +417,8 @@ def test_a_deal_naming_a_player_removed_after_its_check_is_refused_whole(
 
     monkeypatch.setattr(deals, "_check_players", check_then_remove)
     with pytest.raises(EfudaError) as info:
-        deal_record(session=napoleon_session, data=napoleon_data(players))
-    assert (info.value.field, info.value.code) == ("seats", "player_unknown")
+        deal_record(session=session, data=data)
+    assert (info.value.field, info.value.code) == (field, "player_unknown")
     assert info.value.params == {"value": str(gone.pk)}
-    assert not Deal.objects.filter(session=napoleon_session).exists()
+    assert not Deal.objects.filter(session=session).exists()
     assert not ScoreLine.objects.filter(club=club).exists()
