@@ -131,3 +131,27 @@ def test_edit_keeps_the_same_refusals(napoleon_session, players):
     assert err.value.field == "adjutant"
     deal.refresh_from_db()
     assert deal.version == 1 and deal.adjutant_id == players[1].id
+
+
+@pytest.mark.parametrize("where", ["order", "players"])
+def test_a_daifugo_player_of_another_club_is_refused_beside_the_order(
+    daifugo_session, players, where
+):
+    from tests import factories
+
+    stranger = factories.PlayerFactory(club=factories.ClubFactory(), name="よそ者")
+    table = [p.id for p in players[:4]]
+    data = {"order": table, "players": table, "forbidden": []}
+    data[where] = [*table[:3], stranger.id]
+    err = refused(daifugo_session, data, "order", "player_unknown")
+    assert err.params == {"value": str(stranger.id)}
+
+
+def test_a_napoleon_player_of_another_club_is_refused_beside_the_seats(napoleon_session, players):
+    from tests import factories
+
+    stranger = factories.PlayerFactory(club=factories.ClubFactory(), name="よそ者")
+    data = napoleon_data(players)
+    data["seats"] = [*data["seats"][:4], stranger.id]
+    err = refused(napoleon_session, data, "seats", "player_unknown")
+    assert err.params == {"value": str(stranger.id)}
