@@ -422,3 +422,28 @@ def test_a_deal_naming_a_player_removed_after_its_check_is_refused_whole(
     assert info.value.params == {"value": str(gone.pk)}
     assert not Deal.objects.filter(session=session).exists()
     assert not ScoreLine.objects.filter(club=club).exists()
+
+
+def test_the_phones_deal_id(club, napoleon_session, players):
+    """A damaged id is refused beside it; an empty one is no id; a repeat returns the deal
+    recorded under its id before anything of the repeat is read (even data that would now be
+    refused); an id of another session is refused naming the deal it belongs to."""
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=napoleon_session, data=napoleon_data(players), client_id="x-1")
+    assert (info.value.field, info.value.code) == ("client_id", "client_id_invalid")
+    assert not Deal.objects.exists()
+    plain = deal_record(session=napoleon_session, data=napoleon_data(players), client_id="")
+    assert plain.client_id is None and not plain.already_recorded
+    phone_id = uuid.uuid4()
+    first = deal_record(session=napoleon_session, data=napoleon_data(players), client_id=phone_id)
+    again = deal_record(
+        session=napoleon_session, data=napoleon_data(players, bid=None), client_id=phone_id
+    )
+    assert again.pk == first.pk and again.already_recorded and first.seq == 2
+    other = factories.session(
+        club=club, ruleset=napoleon_session.ruleset, date=napoleon_session.date, table="B"
+    )
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=other, data=napoleon_data(players), client_id=phone_id)
+    assert (info.value.field, info.value.code) == ("client_id", "client_id_other_session")
+    assert info.value.params == {"date": "2026-11-20", "table": "A", "seq": 2}
