@@ -171,3 +171,13 @@ def test_title_points_need_a_whole_number_each_and_balance(points, text):
 
 def test_the_player_counts_are_a_tuple():
     assert _napoleon(players=[5]).players == (5,)
+
+
+@pytest.mark.parametrize(("code", "shown"), [(3, "3"), (None, "None"), ("chess", "chess")])
+def test_an_unknown_preset_is_quoted_as_text(code, shown):
+    from rules import get_preset
+
+    with pytest.raises(EfudaError) as err:
+        get_preset(code)
+    assert err.value.params["preset"] == shown
+    assert japanese(err.value).startswith(f"不明なルール「{shown}」です。")

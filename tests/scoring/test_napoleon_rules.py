@@ -218,3 +218,11 @@ def test_wrong_game_and_wrong_object():
     assert err.value.field == "preset"
     with pytest.raises(EfudaError):
         score_napoleon("deal", ORIGINATOR)
+
+
+def test_a_result_cannot_be_changed():
+    """Results are read-only: a page or a report cannot alter what was scored."""
+    result = score_napoleon(deal(5, bid=13, honours=13), ORIGINATOR)
+    for mapping in (result.points, result.roles):
+        with pytest.raises(TypeError):
+            mapping["太郎"] = mapping["花子"]
