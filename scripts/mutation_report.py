@@ -55,6 +55,8 @@ def results() -> dict[str, dict[str, int | None]]:
 
 
 def main(selected: list[str]) -> int:
+    markdown = "--markdown" in selected
+    selected = [s for s in selected if s != "--markdown"]
     if not MUTANTS.is_dir():
         print("efuda: no mutation results yet: run scripts/mutation", file=sys.stderr)
         return 2
@@ -82,6 +84,13 @@ def main(selected: list[str]) -> int:
         count["seconds"] = round(spent[module])
         totals.update(count)
         rows.append((module, count))
+    if markdown:  # the table docs/architecture.md shows
+        print("| module | mutants | killed | equivalent | survived | seconds |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for module, count in rows + [("total", totals)]:
+            cells = [count[k] for k in ("mutants", "killed", "equivalent", "survived", "seconds")]
+            print(f"| `{module}` | " + " | ".join(str(c) for c in cells) + " |")
+        return 1 if unexplained or not_run else 0
     header = (
         f"{'module':34} {'mutants':>8} {'killed':>8} {'equivalent':>11} {'survived':>9} "
         f"{'seconds':>8}"
