@@ -226,3 +226,18 @@ def test_a_result_cannot_be_changed():
     for mapping in (result.points, result.roles):
         with pytest.raises(TypeError):
             mapping["太郎"] = mapping["花子"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "discards_to"),
+    [
+        (ORIGINATOR, "allies"),
+        (build_ruleset("napoleon-wiki", {"discard_policy": "nobody"}), "nobody"),
+        (build_ruleset("napoleon-wiki", {"discard_policy": "napoleon"}), "napoleon"),
+    ],
+)
+def test_the_result_records_the_contract_and_where_discards_went(rules, discards_to):
+    result = score_napoleon(deal(5, bid=13, honours=13, discarded=1), rules)
+    assert (result.bid, result.trump, result.called) == (13, "S", "SA")
+    assert result.discards_to == discards_to
+    assert result.redeal is False and result.won and result.multiplier == 1
