@@ -85,10 +85,11 @@ def main(selected: list[str]) -> int:
         totals.update(count)
         rows.append((module, count))
     if markdown:  # the table docs/architecture.md shows
-        print("| module | mutants | killed | equivalent | survived | seconds |")
-        print("| --- | --- | --- | --- | --- | --- |")
+        print("| module | mutants | killed | equivalent | survived | not run yet | seconds |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
         for module, count in rows + [("total", totals)]:
-            cells = [count[k] for k in ("mutants", "killed", "equivalent", "survived", "seconds")]
+            keys = ("mutants", "killed", "equivalent", "survived", "not run", "seconds")
+            cells = [count[k] for k in keys]
             print(f"| `{module}` | " + " | ".join(str(c) for c in cells) + " |")
         return 1 if unexplained or not_run else 0
     header = (
