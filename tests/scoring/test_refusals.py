@@ -242,3 +242,16 @@ def test_a_forbidden_finisher_who_is_nobody_is_quoted_as_nothing():
         score_daifugo(DaifugoRound(FIVE, frozenset({None})), COMMON)
     assert err.value.params == {"player": ""}
     assert japanese(err.value) == "「」はこの回戦に参加していません。"
+
+
+@pytest.mark.parametrize(("suit", "rank", "shown"), [(None, "A", "NoneA"), ("S", "JK", "SJK")])
+def test_only_the_joker_has_no_suit(suit, rank, shown):
+    with pytest.raises(EfudaError) as err:
+        Card(suit, rank)
+    assert (err.value.field, err.value.code) == ("card", "invalid_card")
+    assert japanese(err.value) == CARD % shown
+
+
+def test_cards_sort_by_suit_then_rank_then_the_joker():
+    cards = [parse_card(c) for c in ("JK", "C2", "SA", "H10", "SK")]
+    assert [c.label for c in sorted(cards)] == ["♠A", "♠K", "♥10", "♣2", "JK"]
