@@ -241,3 +241,12 @@ def test_the_result_records_the_contract_and_where_discards_went(rules, discards
     assert (result.bid, result.trump, result.called) == (13, "S", "SA")
     assert result.discards_to == discards_to
     assert result.redeal is False and result.won and result.multiplier == 1
+
+
+def test_a_redeal_wins_loses_and_counts_nothing():
+    result = score_napoleon(NapoleonDeal(seats=seats(5), redeal=True), ORIGINATOR)
+    assert (result.army_count, result.won, result.solo, result.plan_b, result.all20) == (
+        0, False, False, False, False,
+    )  # fmt: skip
+    assert result.multiplier == 0 and result.redeal is True
+    assert result.bid is result.trump is result.called is result.discards_to is None
