@@ -29,6 +29,12 @@ accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 proc_name = "efuda"
+# gunicorn's control socket (``gunicornc``): one per server, named after its address, so two
+# servers on one host (docs/deploy.md, "Past one machine") do not claim the same socket. Under
+# systemd (PrivateTmp) /tmp is the unit's own.
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or (
+    "/tmp/efuda-gunicorn-" + bind.replace(":", "-").replace("/", "_").strip("[]") + ".ctl"
+)
 wsgi_app = "config.wsgi:application"
 # Python's default; said here so nobody "optimises" /dev/shm away on systems without it.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None

@@ -74,9 +74,16 @@ def ab(url: str, *, requests: int, concurrency: int) -> dict:
         return float(match.group(1)) if match else 0.0
 
     non_2xx = re.search(r"^Non-2xx responses:\s+(\d+)", out, re.M)
+    # ab counts an answer whose length differs from the first as failed: a page that changed
+    # meanwhile (a deal recorded) is not an error; connection failures and non-2xx are.
+    kinds = re.search(r"\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\)", out)
+    broken = (
+        sum(int(kinds.group(i)) for i in (1, 2, 4)) if kinds else int(number("Failed requests"))
+    )
     return {
         "rps": number("Requests per second"),
-        "failed": int(number("Failed requests")) + (int(non_2xx.group(1)) if non_2xx else 0),
+        "failed": broken + (int(non_2xx.group(1)) if non_2xx else 0),
+        "non_2xx": int(non_2xx.group(1)) if non_2xx else 0,
         "complete": int(number("Complete requests")),
         "mean_ms": number("Time per request"),
     }

@@ -108,7 +108,8 @@ def score_daifugo(round: DaifugoRound, ruleset: RuleSet) -> DaifugoResult:  # no
             Exchange(by_title["fugo"], by_title["hinmin"], 1),
         ]
     first_lead = FIRST_ROUND_LEAD if ruleset.diamond3_leads_first and previous is None else None
-    explanation = _explain(order, penalised, fell, final, titles, points, first_lead)
+    explanation = _explain(order, penalised, fell, final, titles, points, first_lead,
+                           fell_forbidden=fell is not None and fell in forbidden)  # fmt: skip
     return DaifugoResult(
         final_order=final, titles=titles, points=points, miyako_ochi=fell,
         forbidden_applied=tuple(p for p in order if p in forbidden),
@@ -172,12 +173,27 @@ def _check_previous(value: object) -> str | None:
     return value
 
 
-def _explain(order, penalised, fell, final, titles, points, first_lead) -> tuple[Message, ...]:
+def _explain(order, penalised, fell, final, titles, points, first_lead, *,
+             fell_forbidden=False) -> tuple[Message, ...]:  # fmt: skip
     lines = [Message(N_("Went out in this order: %(order)s."), {"order": ", ".join(order)})]
     for player in penalised:
+        position = final.index(player) + 1
+        if position == len(final):
+            lines.append(Message(
+                N_("%(player)s went out on a forbidden card and is placed last (an earlier "
+                   "forbidden finish ranks lower)."), {"player": player},
+            ))  # fmt: skip
+        else:  # a later forbidden finisher, or one above the player who fell by 都落ち
+            lines.append(Message(
+                N_("%(player)s went out on a forbidden card and is placed %(position)s of "
+                   "%(count)s, below everyone who went out normally (an earlier forbidden "
+                   "finish ranks lower)."),
+                {"player": player, "position": position, "count": len(final)},
+            ))  # fmt: skip
+    if fell and fell_forbidden:
         lines.append(Message(
-            N_("%(player)s went out on a forbidden card and is placed last (an earlier "
-               "forbidden finish ranks lower)."), {"player": player},
+            N_("%(player)s went out on a forbidden card, so did not finish first."),
+            {"player": fell},
         ))  # fmt: skip
     if fell:
         lines.append(Message(

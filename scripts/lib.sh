@@ -48,3 +48,41 @@ install_python() {
 compile_catalogues() {
   "$PY" manage.py compilemessages --ignore=.venv -v 0
 }
+
+# The browser code's checks (static/js/): ESLint and the outbox's tests in Node (tests/js/,
+# node's own test runner with fast-check). Node and npm come from Debian's packages when the
+# machine has none; the npm packages are the ones pinned in package-lock.json (npm ci, again
+# only when the lock file changed). Nothing here builds what is served.
+check_javascript() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    install_debs nodejs npm
+  fi
+  local stamp="node_modules/.efuda-$(sha1sum package-lock.json | cut -c1-12)"
+  if [ ! -f "$stamp" ]; then
+    echo "efuda: installing the pinned npm packages (npm ci)"
+    npm ci --no-audit --no-fund --loglevel=error >/dev/null
+    touch "$stamp"
+  fi
+  echo "== efuda JavaScript: ESLint on static/js, the outbox's tests in Node ($(node --version))"
+  npx --no-install eslint static/js tests/js eslint.config.js \
+    || { echo "efuda: ESLint found problems in static/js (npx eslint --fix static/js)" >&2; exit 1; }
+  node --test tests/js/*.test.js \
+    || { echo "efuda: the outbox's Node tests failed (tests/js/; the seed to replay is above)" >&2; exit 1; }
+}
+
+# The shared parts of a multi-server set-up, for their fault tests (pytest marker shared_parts):
+# Debian's redis-server, which the tests start themselves on a free port (the standby PostgreSQL
+# cluster needs nothing more than the PostgreSQL server already installed, and root).
+DEBS_SHARED_PARTS="redis-server"
+
+install_shared_parts() {
+  install_debs $DEBS_SHARED_PARTS || echo "efuda: redis-server missing: its tests are skipped" >&2
+}
+
+# The Redis client (the optional extra shared-cache) when CACHE_URL names a Redis server.
+install_cache_client() {
+  case "${CACHE_URL:-}" in
+    redis://*|rediss://*|unix://*)
+      "$PY" -c "import django_redis" 2>/dev/null || "$PY" -m pip install -q -e ".[shared-cache]" ;;
+  esac
+}

@@ -6,17 +6,28 @@ paid again on every player page; the charts are lines and bars over at most a fe
 so writing the SVG directly takes well under a millisecond and leaves the text selectable and
 readable by screen readers. Colours and lines are presentation attributes, never ``style``
 attributes or ``<style>`` elements, so the Content-Security-Policy needs no exception.
+
+Charts are drawn for the width they are shown at: a page gets two drawings of each chart, one
+``NARROW`` (a 360 px phone shows it at about its own size, so 12-unit text reads as ≥ 11 px)
+and one ``WIDTH`` wide, and the stylesheet shows the one that fits (``.chart-narrow``,
+``.chart-wide``); PDFs use the wide one. Date labels never repeat (a label is written only where
+it changes, and only as many as fit), and a legend has a row of its own above the plot.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 
 WIDTH = 640
 HEIGHT = 260
+NARROW = 340  # the content width of a 360 px phone (main's padding 2 × 10)
+NARROW_HEIGHT = 240
+FONT_SIZE = {WIDTH: 11, NARROW: 12}  # in chart units; NARROW is shown at ≈ 1:1 on a phone
+LABEL_ROOM = 16  # chart units a rotated date label needs beside the next one
 FONT = "IPAexGothic, 'IPAex Gothic', 'Hiragino Sans', 'Noto Sans CJK JP', sans-serif"
 GRID = "#dddddd"
 AXIS = "#888888"
@@ -57,12 +68,14 @@ def _tick_label(value: float) -> str:
 
 class _Svg:
     def __init__(self, width: int, height: int, title: str):
+        self.width, self.height = width, height
+        self.font = FONT_SIZE.get(width, 11)
         self.parts = [
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
             f'width="{width}" height="{height}" role="img" aria-label="{escape(title)}" '
-            f'font-family="{escape(FONT)}" font-size="11" fill="{TEXT}">',
+            f'font-family="{escape(FONT)}" font-size="{self.font}" fill="{TEXT}">',
             f"<title>{escape(title)}</title>",
-            f'<text x="{width / 2:g}" y="16" text-anchor="middle" font-size="13">'
+            f'<text x="{width / 2:g}" y="16" text-anchor="middle" font-size="{self.font + 2}">'
             f"{escape(title)}</text>",
         ]
 
@@ -89,9 +102,11 @@ class _Svg:
 class _Frame:
     """The plotting area and the value axis of a vertical chart."""
 
-    def __init__(self, svg: _Svg, values: Sequence[float], left=52, right=12, top=30, bottom=58):
-        self.left, self.right = left, WIDTH - right
-        self.top, self.bottom = top, HEIGHT - bottom
+    def __init__(self, svg: _Svg, values: Sequence[float], left=None, right=12, top=30,
+                 bottom=66):  # fmt: skip
+        left = left if left is not None else 54  # room for the first rotated date
+        self.left, self.right = left, svg.width - right
+        self.top, self.bottom = top, svg.height - bottom
         self.ticks = nice_ticks(min(values, default=0), max(values, default=0))
         self.low, self.high = self.ticks[0], self.ticks[-1]
         for tick in self.ticks:
@@ -104,23 +119,45 @@ class _Frame:
         return self.bottom - (value - self.low) / span * (self.bottom - self.top)
 
     def x_labels(self, svg: _Svg, labels: Sequence[str], xs: Sequence[float]) -> None:
-        step = max(1, math.ceil(len(labels) / 12))
-        for i in range(0, len(labels), step):
+        """Each distinct label once (where it first appears), and only as many as fit side by
+        side; the last one always (the latest date)."""
+        shown: list[int] = []
+        room = LABEL_ROOM * svg.font / 11
+        for i, label in enumerate(labels):
+            if shown and labels[shown[-1]] == label:
+                continue
+            if shown and xs[i] - xs[shown[-1]] < room:
+                continue
+            shown.append(i)
+        last = len(labels) - 1
+        if labels and labels[last] not in [labels[i] for i in shown]:
+            while shown and xs[last] - xs[shown[-1]] < room:
+                shown.pop()
+            shown.append(last)
+        for i in shown:
             svg.text(xs[i] + 4, self.bottom + 14, labels[i], anchor="end", rotate=-45)
 
 
 def line_chart(
-    *, labels: Sequence[str], series: dict[str, Sequence[int]], title: str, salt: str = ""
-) -> str:
+    *, labels: Sequence[str], series: dict[str, Sequence[int]], title: str, salt: str = "",
+    width: int = WIDTH,
+) -> str:  # fmt: skip
     """Cumulative points: one line per series over the same month labels."""
-    return _line_chart(tuple(labels), tuple((k, tuple(v)) for k, v in series.items()), str(title))
+    return _line_chart(tuple(labels), tuple((k, tuple(v)) for k, v in series.items()), str(title),
+                       width)  # fmt: skip
+
+
+def _height(width: int) -> int:
+    return HEIGHT if width >= WIDTH else NARROW_HEIGHT
 
 
 # A chart depends only on its data: the same data (no new deal since) reuses the drawing.
 @lru_cache(maxsize=1024)
-def _line_chart(labels: tuple, series: tuple, title: str) -> str:
-    svg = _Svg(WIDTH, HEIGHT, title)
-    frame = _Frame(svg, [v for _, values in series for v in values])
+def _line_chart(labels: tuple, series: tuple, title: str, width: int = WIDTH) -> str:
+    svg = _Svg(width, _height(width), title)
+    # A legend gets a row of its own under the title, never over the lines.
+    top = 30 + (svg.font + 6 if len(series) > 1 else 0)
+    frame = _Frame(svg, [v for _, values in series for v in values], top=top)
     count = max([len(labels)] + [len(values) for _, values in series])
     slot = (frame.right - frame.left) / max(1, count - 1) if count > 1 else 0
     xs = [
@@ -137,11 +174,11 @@ def _line_chart(labels: tuple, series: tuple, title: str) -> str:
             svg.add(f'<circle cx="{_num(xs[i])}" cy="{_num(frame.y(v))}" r="2.2" fill="{colour}"/>')
     frame.x_labels(svg, labels, xs)
     if len(series) > 1:
-        x = frame.right - 4
-        for row, ((name, _), colour) in enumerate(zip(series, LINE_COLOURS, strict=False)):
-            y = frame.top + 4 + row * 14
-            svg.line(x - 16, y, x, y, colour, 2)
-            svg.text(x - 20, y + 4, name, anchor="end")
+        x, y = frame.left, 30 + svg.font / 2
+        for (name, _), colour in zip(series, LINE_COLOURS, strict=False):
+            svg.line(x, y, x + 16, y, colour, 2)
+            svg.text(x + 20, y + svg.font / 3, name, anchor="start")
+            x += 28 + svg.font * 0.62 * len(name) + 12
     return svg.done()
 
 
@@ -152,16 +189,18 @@ def bar_chart(
     title: str,
     salt: str = "",
     horizontal: bool = False,
+    width: int = WIDTH,
 ) -> str:
     """Points per month (or per player): green above zero, red below."""
-    return _bar_chart(tuple(labels), tuple(values), str(title), horizontal)
+    return _bar_chart(tuple(labels), tuple(values), str(title), horizontal, width)
 
 
 @lru_cache(maxsize=1024)
-def _bar_chart(labels: tuple, values: tuple, title: str, horizontal: bool) -> str:
+def _bar_chart(labels: tuple, values: tuple, title: str, horizontal: bool,
+               width: int = WIDTH) -> str:  # fmt: skip
     if horizontal:
         return _horizontal_bars(labels, values, title)
-    svg = _Svg(WIDTH, HEIGHT, title)
+    svg = _Svg(width, _height(width), title)
     frame = _Frame(svg, values)
     slot = (frame.right - frame.left) / max(1, len(values))
     xs = [frame.left + slot * (i + 0.5) for i in range(len(values))]
@@ -225,48 +264,70 @@ def standings_chart(standings) -> str | None:
     )
 
 
-def player_charts(stats) -> tuple[str | None, str | None]:
-    """(cumulative points over time, points per month), every game on the same month axis."""
+@dataclass(frozen=True)
+class Drawings:
+    """One chart drawn twice: for a phone (``narrow``) and for a wider screen or a PDF."""
+
+    narrow: str
+    wide: str
+
+
+def _both(draw, **kwargs) -> Drawings:
+    return Drawings(narrow=draw(width=NARROW, **kwargs), wide=draw(width=WIDTH, **kwargs))
+
+
+def month_range(first: str, last: str) -> list[str]:
+    """Every month from ``first`` to ``last`` ("YYYY-MM"), idle months included."""
+    year, month = int(first[:4]), int(first[5:7])
+    out = []
+    while f"{year:04d}-{month:02d}" <= last:
+        out.append(f"{year:04d}-{month:02d}")
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return out
+
+
+def player_charts(stats) -> tuple[Drawings | None, Drawings | None]:
+    """(cumulative points over time, points per month), every game on the same month axis,
+    idle months included (a month without deals keeps its place on the axis)."""
     from django.utils.translation import gettext
 
     from .models import Game
 
-    months = sorted({row.month for rows in stats.months.values() for row in rows})
-    if not months:
+    played = sorted({row.month for rows in stats.months.values() for row in rows})
+    if not played:
         return None, None
+    months = month_range(played[0], played[-1])
     series: dict[str, list[int]] = {}
     monthly_total = dict.fromkeys(months, 0)
     for game in Game.values:
         rows = {row.month: row for row in stats.months.get(game, [])}
         if not rows:
             continue
-        running, values = 0, []
+        # Before the game's first month shown: its total from the months before the window.
+        first = rows[min(rows)]
+        running, values = first.cumulative - first.points, []
         for month in months:
             if month in rows:
                 running = rows[month].cumulative
                 monthly_total[month] += rows[month].points
             values.append(running)
         series[str(Game(game).label)] = values
-    salt = f"player-{stats.player.pk}"
-    cumulative = line_chart(
-        labels=months, series=series, title=gettext("Cumulative points"), salt=salt + "-c"
-    )
-    monthly = bar_chart(
-        labels=months,
-        values=[monthly_total[m] for m in months],
-        title=gettext("Points per month"),
-        salt=salt + "-m",
-    )
+    cumulative = _both(line_chart, labels=months, series=series,
+                       title=gettext("Cumulative points"))  # fmt: skip
+    monthly = _both(bar_chart, labels=months, values=[monthly_total[m] for m in months],
+                    title=gettext("Points per month"))  # fmt: skip
     return cumulative, monthly
 
 
-def rating_chart(curve) -> str:
-    """A player's rating over their deals: μ and the headline μ − 3σ (stored history rows)."""
+def rating_chart(curve) -> Drawings:
+    """A player's rating over their deals: μ and the headline μ − 3σ (stored history rows);
+    each date is written once, where the player's deals of that day begin."""
     from django.utils.translation import gettext
 
     from .models import Game
 
-    return line_chart(
+    return _both(
+        line_chart,
         labels=curve.dates,
         series={"μ": curve.mu, "μ − 3σ": curve.score},
         title=gettext("Rating: %(game)s") % {"game": Game(curve.game).label},

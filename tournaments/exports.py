@@ -8,12 +8,17 @@ single quote (``'=HYPERLINK(…)``): the spreadsheet shows the text and runs not
 numbers: ``-3`` points is written as ``-3``; only text cells are changed.
 
 Files are UTF-8 with a byte-order mark by default, so Excel reads Japanese names correctly;
-``bom=False`` gives plain UTF-8 for other programs.
+``bom=False`` gives plain UTF-8 for other programs; ``encoding="cp932"`` gives the Shift_JIS that
+older Japanese Excel reads (refused, naming the characters, when a cell holds one Shift_JIS
+cannot). A workbook (.xlsx) is written from the same rows (pretix's way: the rows are built once,
+each format only writes them): dates are date cells, numbers number cells, and every text is a
+text cell, so nothing in it runs as a formula either.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import re
 from collections.abc import Iterable
@@ -21,8 +26,14 @@ from decimal import Decimal
 from typing import TextIO
 
 from django.http import HttpResponse
+from django.utils.translation import gettext_lazy as _
+
+from core.errors import EfudaError
+from core.i18n import N_
+from rules import TITLE_LABELS
 
 from .models import Game
+from .results_format import FORMULA_START
 from .selectors.standings import TITLE_FIELDS, Standings
 
 COMMON = ("rank", "player", "points", "deals", "average")
@@ -44,10 +55,31 @@ def columns(game: str) -> tuple[str, ...]:
     return COMMON + (NAPOLEON if game == Game.NAPOLEON else DAIFUGO)
 
 
-def standings_rows(standings: Standings):
-    """The header, then one list of plain values per player (rates empty when unqualified)."""
+# The standings file's headers in the reader's language (the page's ``?format=csv``); the
+# command keeps the column keys, which scripts read.
+HEADER_LABELS = {
+    "rank": _("Rank"), "player": _("Player"), "points": _("Points"), "deals": _("Deals"),
+    "average": _("Average"), "napoleon_deals": _("As Napoleon"),
+    "napoleon_wins": _("Napoleon wins"), "win_rate": _("Win rate"),
+    "adjutant_deals": _("As adjutant"), "adjutant_wins": _("Adjutant wins"),
+    "solo_deals": _("Solo deals"), "solo_wins": _("Solo wins"),
+    "plan_b_suffered": _("Plan B suffered"), "plan_b_inflicted": _("Plan B inflicted"),
+    **{f"title_{code}": japanese for code, (japanese, _english) in TITLE_LABELS.items()},
+    "miyako_ochi": "都落ち", "forbidden": _("Forbidden finishes"),
+}  # fmt: skip
+
+
+def standings_rows(standings: Standings, *, labels: bool = False):
+    """The header (column keys, or with ``labels`` the words of the reader's language), then one
+    list of plain values per player (rates empty when unqualified)."""
     header = columns(standings.game)
-    yield list(header)
+    if labels:
+        words = dict(HEADER_LABELS)
+        if standings.game == Game.DAIFUGO:
+            words["deals"] = _("Rounds")
+        yield [str(words[name]) for name in header]
+    else:
+        yield list(header)
     for row in standings.rows:
         values = []
         for name in header:
@@ -59,7 +91,6 @@ def standings_rows(standings: Standings):
         yield values
 
 
-FORMULA_START = tuple("=+-@\t\r＝＋－＠")
 BOM = "\ufeff"
 _PLAIN_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
 
@@ -93,13 +124,88 @@ def csv_text(rows: Iterable[Iterable], *, bom: bool = True) -> str:
     return out.getvalue()
 
 
-def csv_response(rows: Iterable[Iterable], filename: str, *, bom: bool = True) -> HttpResponse:
-    """A CSV download (``filename`` is built by efuda from slugs, never from user text)."""
-    response = HttpResponse(
-        csv_text(rows, bom=bom).encode("utf-8"), content_type="text/csv; charset=utf-8"
-    )
+SHIFT_JIS = "cp932"
+ENCODINGS = ("utf-8", SHIFT_JIS)
+NOT_SHIFT_JIS = N_(
+    "Shift_JIS cannot hold %(chars)s (in %(cells)s): download the file as UTF-8 instead."
+)
+
+
+def csv_bytes(rows: Iterable[Iterable], *, encoding: str = "utf-8", bom: bool = True) -> bytes:
+    """The CSV file's bytes: UTF-8 (with a byte-order mark unless ``bom`` is false) or, with
+    ``encoding="cp932"``, Shift_JIS; a cell Shift_JIS cannot hold raises ``EfudaError`` naming
+    the characters and the first cells that hold them, and nothing is written."""
+    if encoding == SHIFT_JIS:
+        rows = [list(row) for row in rows]
+        text = csv_text(rows, bom=False)
+        try:
+            return text.encode(SHIFT_JIS)
+        except UnicodeEncodeError:
+            raise _not_shift_jis(rows) from None
+    return csv_text(rows, bom=bom).encode("utf-8")
+
+
+def _not_shift_jis(rows: list[list]) -> EfudaError:
+    chars: list[str] = []
+    cells: list[str] = []
+    for row in rows:
+        for value in row:
+            text = str(value)
+            bad = [ch for ch in text if not _in_shift_jis(ch)]
+            if bad:
+                chars += [ch for ch in bad if ch not in chars]
+                if len(cells) < 3:
+                    cells.append(f"“{text}”")
+    return EfudaError(
+        "encoding", "not_shift_jis", NOT_SHIFT_JIS,
+        {"chars": " ".join(chars[:10]), "cells": "、".join(cells)},
+    )  # fmt: skip
+
+
+def _in_shift_jis(ch: str) -> bool:
+    try:
+        ch.encode(SHIFT_JIS)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def xlsx_bytes(rows: Iterable[Iterable], *, sheet: str = "efuda") -> bytes:
+    """The same rows as a workbook of one sheet: ``date`` cells as dates, numbers as numbers,
+    every text as a text cell (never a formula, whatever it starts with)."""
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+
+    book = Workbook(write_only=True)
+    ws = book.create_sheet(sheet[:31])
+    for row in rows:
+        cells = []
+        for value in row:
+            cell = WriteOnlyCell(ws, value=value)
+            if isinstance(value, str):
+                cell.data_type = "s"  # text, even when it starts with "="
+            elif isinstance(value, datetime.date):
+                cell.number_format = "yyyy-mm-dd"
+            cells.append(cell)
+        ws.append(cells)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def file_response(body: bytes, filename: str, content_type: str) -> HttpResponse:
+    """A download (``filename`` is built by efuda from slugs, never from user text)."""
+    response = HttpResponse(body, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def csv_response(rows: Iterable[Iterable], filename: str, *, bom: bool = True) -> HttpResponse:
+    """A CSV download in UTF-8."""
+    return file_response(csv_bytes(rows, bom=bom), filename, "text/csv; charset=utf-8")
 
 
 def wants_bom(request) -> bool:

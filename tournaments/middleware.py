@@ -10,6 +10,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
 
+from .authors import WHO_HEADER, request_who
 from .services.busy import DatabaseBusy, bounded_wait, bulk_write_running, is_locked
 
 RETRY_AFTER = 5  # seconds
@@ -45,4 +46,20 @@ class DatabaseBusyMiddleware:
         else:
             response = render(request, "busy.html", {"message": message}, status=503)
         response["Retry-After"] = str(RETRY_AFTER)
+        return response
+
+
+class WhoHeaderMiddleware:
+    """Every page says who this browser is (``X-Efuda-Who``: the account and the tournament
+    PINs it holds, as author keys; empty when nobody). The service worker (static/js/sw.js)
+    keeps entry pages for that person only and forgets them as soon as a page says someone
+    else (a logout, another login), so a kept page never opens for anyone but its user."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if "text/html" in response.get("Content-Type", "") or response.status_code in (301, 302):
+            response[WHO_HEADER] = request_who(request)
         return response

@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -47,7 +48,7 @@ INSTALLED_APPS = [
 ]
 
 # Background imports (django-tasks): the database backend keeps the queue in efuda's own
-# database, so no other server is needed; ``manage.py db_worker`` runs the tasks.
+# database, so no other server is needed; ``manage.py worker`` runs the tasks.
 TASKS = {
     "default": {
         "BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
@@ -59,6 +60,12 @@ IMPORT_BACKGROUND_LINES = int(os.environ.get("IMPORT_BACKGROUND_LINES", "2000"))
 # import without one for IMPORT_STALE_MINUTES lost its worker and shows as failed, to start again.
 IMPORT_HEARTBEAT_SECONDS = int(os.environ.get("IMPORT_HEARTBEAT_SECONDS", "30"))
 IMPORT_STALE_MINUTES = int(os.environ.get("IMPORT_STALE_MINUTES", "5"))
+# One import may use the worker for at most this long (reading, checking and scoring; once its
+# write has begun it finishes), and one club (one uploader) may have at most this many imports
+# waiting or running, so that nobody's uploads hold the one worker for everybody.
+IMPORT_TIME_LIMIT_SECONDS = int(os.environ.get("IMPORT_TIME_LIMIT_SECONDS", "600"))
+IMPORT_QUEUE_PER_CLUB = int(os.environ.get("IMPORT_QUEUE_PER_CLUB", "2"))
+IMPORT_QUEUE_PER_USER = int(os.environ.get("IMPORT_QUEUE_PER_USER", "3"))
 # SQLite only: a deal saved while another process writes (a large import) waits this long for
 # the one writer, then is refused with "try again" (HTTP 503; the phone's outbox resends it).
 SQLITE_DEAL_WAIT_SECONDS = float(os.environ.get("SQLITE_DEAL_WAIT_SECONDS", "1.5"))
@@ -76,6 +83,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "tournaments.middleware.DatabaseBusyMiddleware",
+    "tournaments.middleware.WhoHeaderMiddleware",  # the service worker keeps pages per person
     "allauth.account.middleware.AccountMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
@@ -151,23 +159,78 @@ CONTENT_SECURITY_POLICY = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # An optional streaming replica of the PostgreSQL primary: public read pages rendered for the
-# page cache read from it once it has caught up with the club (config/routers.py).
+# page cache read from it once it has caught up with the club (config/routers.py). A replica that
+# is down, hung or slow never holds a request up: connecting gives up after
+# REPLICA_CONNECT_TIMEOUT seconds (libpq counts at least 2), and a replica that failed is left
+# alone for REPLICA_RETRY_SECONDS while the primary answers (config/routers.py).
+REPLICA_CONNECT_TIMEOUT = int(os.environ.get("REPLICA_CONNECT_TIMEOUT", "2"))
+REPLICA_RETRY_SECONDS = float(os.environ.get("REPLICA_RETRY_SECONDS", "30"))
+
+
+def replica_database(url: str) -> dict:
+    """The ``replica`` alias for ``DATABASE_REPLICA_URL`` (the tests build theirs here too)."""
+    database = dj_database_url.parse(url)
+    database.setdefault("OPTIONS", {}).update(
+        {
+            "connect_timeout": REPLICA_CONNECT_TIMEOUT,
+            # a replica that stops answering mid-query is noticed by the kernel, not never
+            "keepalives": 1,
+            "keepalives_idle": 5,
+            "keepalives_interval": 2,
+            "keepalives_count": 2,
+        }
+    )
+    database["TEST"] = {"MIRROR": "default"}
+    return database
+
+
 if os.environ.get("DATABASE_REPLICA_URL"):
-    DATABASES["replica"] = dj_database_url.parse(os.environ["DATABASE_REPLICA_URL"])
-    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
-    DATABASE_ROUTERS = ["config.routers.PublicPagesReplicaRouter"]
+    DATABASES["replica"] = replica_database(os.environ["DATABASE_REPLICA_URL"])
+DATABASE_ROUTERS = ["config.routers.PublicPagesReplicaRouter"]  # without a replica: a no-op
 
 # The cache holds rendered read pages keyed by each club's data version (never stale, see
-# tournaments/views/page_cache.py). Local memory per process by default; with several
-# application servers set CACHE_URL to a shared Redis (redis://host:6379/0) or memcached
-# (memcached://host:11211) so a page rendered by one server serves the others (docs/deploy.md).
+# tournaments/views/page_cache.py), and allauth's rate-limit counters. Local memory per process by
+# default; with several application servers set CACHE_URL to a shared Redis
+# (redis://host:6379/0) so a page rendered by one server serves the others (docs/deploy.md). It
+# goes through django-redis, which turns a cache that is down into a miss (config/cache.py):
+# pages then render uncached, logins still work. Its client is the optional extra
+# ``pip install -e '.[shared-cache]'``.
 CACHE_URL = os.environ.get("CACHE_URL", "")
-if CACHE_URL.startswith(("redis://", "rediss://")):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": CACHE_URL}}  # fmt: skip
-elif CACHE_URL.startswith("memcached://"):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
-                          "LOCATION": CACHE_URL.removeprefix("memcached://")}}  # fmt: skip
+CACHE_SOCKET_TIMEOUT = float(os.environ.get("CACHE_SOCKET_TIMEOUT", "0.5"))
+
+
+def redis_cache(url: str) -> dict:
+    """The ``default`` cache for a Redis ``CACHE_URL`` (the tests build theirs here too)."""
+    return {
+        "BACKEND": "config.cache.FailOpenRedisCache",
+        "LOCATION": url,
+        "OPTIONS": {
+            "IGNORE_EXCEPTIONS": True,  # a cache that is down is a miss, never a 500
+            "SOCKET_CONNECT_TIMEOUT": CACHE_SOCKET_TIMEOUT,
+            "SOCKET_TIMEOUT": CACHE_SOCKET_TIMEOUT,
+        },
+    }
+
+
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    try:  # refused at start, not a 500 on every page
+        import django_redis  # noqa: F401
+    except ImportError:
+        raise ImproperlyConfigured(
+            "CACHE_URL names a Redis server but its client is not installed: "
+            "pip install -e '.[shared-cache]' (docs/deploy.md)"
+        ) from None
+    CACHES = {"default": redis_cache(CACHE_URL)}
+    # Each operation that found the cache away is logged (one line with its cause).
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+    DJANGO_REDIS_LOGGER = "efuda.cache"
+elif CACHE_URL:
+    # memcached was supported until its client marked a server that had failed as dead for a
+    # fixed time after it came back; one shared cache, kept tested against a real server, is
+    # enough: Redis.
+    raise ImproperlyConfigured(
+        f"CACHE_URL must name a Redis server (redis://host:6379/0), not {CACHE_URL.split(':')[0]}:"
+    )
 else:
     CACHES = {
         "default": {
@@ -211,6 +274,12 @@ AXES_LOCKOUT_TEMPLATE = "account/lockout.html"
 # allauth's login form calls the field "login" and passes {"username": ...} or {"email": ...}:
 # one callable gives axes the account's user name for either, so both count towards one lock.
 AXES_USERNAME_CALLABLE = "tournaments.accounts.axes_username"
+# The client's address for axes, allauth's rate limits and the PIN throttle: forwarding headers
+# are believed only from these senders (addresses or networks, comma-separated; "*" for every
+# sender, which check --deploy warns about). None here: the sender is the client
+# (runserver, tests). Production defaults to the local proxy (production.py, docs/deploy.md).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+AXES_CLIENT_IP_CALLABLE = "tournaments.client_ip.client_address"
 
 # The absolute address of the site: QR codes and e-mailed links.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")

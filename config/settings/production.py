@@ -11,6 +11,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from config.keys import refusal
+from config.proxies import ProxyListError, parse_trusted
 
 from .base import *  # noqa: F403
 from .base import BASE_DIR, DATABASES, SECRET_KEY, env_bool, env_list
@@ -68,14 +69,14 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 
-# django-axes behind the proxy: REMOTE_ADDR is always nginx (127.0.0.1), so lockouts would be
-# per username for everyone. nginx sets X-Real-IP to the client's address; gunicorn listens on
-# loopback only, so no one else can send that header.
-def axes_client_ip(request) -> str | None:
-    return request.META.get("HTTP_X_REAL_IP") or request.META.get("REMOTE_ADDR")
-
-
-AXES_CLIENT_IP_CALLABLE = axes_client_ip  # allauth's rate limits use it too (tournaments.accounts)
+# Behind the proxy REMOTE_ADDR is nginx, so the client's address comes from X-Forwarded-For —
+# believed only when the sender is a proxy named here (tournaments/client_ip.py). By default
+# nginx on this machine (deploy/nginx-efuda.conf); several servers: docs/deploy.md.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "127.0.0.1,::1")
+try:
+    parse_trusted(TRUSTED_PROXIES)
+except ProxyListError as err:
+    raise ImproperlyConfigured(str(err)) from None
 
 ADMINS = [(addr.split("@")[0], addr) for addr in env_list("ADMIN_EMAILS")]
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "efuda@localhost")

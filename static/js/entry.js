@@ -24,14 +24,14 @@
    - dispatch "efuda:form-reset" on the form after reusing it for the next deal: the Save guard is
      released and the preview recomputed;
    - window.efudaEntry.preview(form) asks for a preview now. */
-(function () {
+(() => {
   "use strict";
   document.documentElement.classList.add("js");
 
-  var FORM = "form[data-live-url]";
-  var TYPING_DELAY = 350; // ms after the last typed digit
-  var TAP_DELAY = 60; // ms: a burst of taps (steppers) is sent as one request
-  var SAVE_GUARD = 8000; // ms: a second Save within this time of the first is ignored
+  const FORM = "form[data-live-url]";
+  const TYPING_DELAY = 350; // ms after the last typed digit
+  const TAP_DELAY = 60; // ms: a burst of taps (steppers) is sent as one request
+  const SAVE_GUARD = 8000; // ms: a second Save within this time of the first is ignored
 
   function liveForm(node) {
     return node && node.closest ? node.closest(FORM) : null;
@@ -40,7 +40,8 @@
   function state(form) {
     if (!form._efuda) {
       form._efuda = {
-        timer: 0, busy: false, again: false, adding: false, shown: null, saving: 0, failed: false
+        timer: 0, busy: false, again: false, adding: false, shown: null, saving: 0, failed: false,
+        autoLabel: ""
       };
     }
     return form._efuda;
@@ -49,7 +50,7 @@
   // ---- What is sent -------------------------------------------------------------------------
 
   function formData(form, withNewPlayer) {
-    var data = new FormData(form);
+    const data = new FormData(form);
     if (!withNewPlayer) data.delete("new_player");
     data.delete("action");
     return data;
@@ -57,7 +58,7 @@
 
   /* The state a preview stands for: every field Save would send (bar the CSRF token). */
   function stateKey(form) {
-    var data = formData(form, false);
+    const data = formData(form, false);
     data.delete("csrfmiddlewaretoken");
     return new URLSearchParams(data).toString();
   }
@@ -69,10 +70,10 @@
   }
 
   function markStatus(form) {
-    var box = panel(form);
+    const box = panel(form);
     if (!box) return;
-    var s = state(form);
-    var stale = s.shown !== null && s.shown !== stateKey(form);
+    const s = state(form);
+    const stale = s.shown !== null && s.shown !== stateKey(form);
     box.setAttribute("aria-busy", stale || s.busy ? "true" : "false");
     box.classList.toggle("is-stale", stale);
     box.classList.toggle("is-offline", s.failed);
@@ -81,27 +82,27 @@
   // ---- Requests -----------------------------------------------------------------------------
 
   function schedule(form, delay) {
-    var s = state(form);
+    const s = state(form);
     clearTimeout(s.timer);
     markStatus(form);
-    s.timer = setTimeout(function () { send(form); }, delay);
+    s.timer = setTimeout(() => { send(form); }, delay);
   }
 
   function send(form) {
-    var s = state(form);
+    const s = state(form);
     clearTimeout(s.timer);
     if (s.busy) {
       s.again = true;
       return;
     }
-    var key = stateKey(form);
+    const key = stateKey(form);
     if (key === s.shown && !s.adding) {
       markStatus(form);
       return;
     }
-    var body = formData(form, s.adding);
+    const body = formData(form, s.adding);
     body.set("action", "live");
-    var adding = s.adding;
+    const adding = s.adding;
     s.busy = true;
     s.again = false;
     markStatus(form);
@@ -110,16 +111,16 @@
       body: new URLSearchParams(body),
       credentials: "same-origin",
       headers: { "HX-Request": "true", "X-Efuda-Preview": "1" }
-    }).then(function (response) {
+    }).then((response) => {
       if (!response.ok) throw new Error(String(response.status));
       return response.text(); // a preview never navigates away from what is being entered
-    }).then(function (html) {
+    }).then((html) => {
       s.busy = false;
       // A reply without the form (a login page after the session expired) is a failure too:
       // nothing is changed and nothing is asked again until the next change.
       s.failed = apply(form, html, key, adding) === "unusable";
       after(form);
-    }, function () {
+    }, () => {
       s.busy = false;
       s.failed = true;
       after(form);
@@ -127,7 +128,7 @@
   }
 
   function after(form) {
-    var s = state(form);
+    const s = state(form);
     markStatus(form);
     if (s.failed) {
       form.dispatchEvent(new CustomEvent("efuda:preview-failed", { bubbles: true }));
@@ -144,15 +145,15 @@
 
   /* Morph the server's form into ours, if ours still holds the state that was sent. */
   function apply(form, html, key, adding) {
-    var s = state(form);
+    const s = state(form);
     if (stateKey(form) !== key) return "stale"; // the newer state is sent next
-    var holder = document.createElement("template");
+    const holder = document.createElement("template");
     holder.innerHTML = html;
-    var fresh = holder.content.querySelector("form#" + form.id) || holder.content.querySelector("form");
+    const fresh = holder.content.querySelector("form#" + form.id) || holder.content.querySelector("form");
     if (!fresh || !fresh.querySelector("#preview")) return "unusable";
-    var newPlayer = form.querySelector("input[name=new_player]");
-    var typedName = newPlayer ? newPlayer.value : "";
-    var content = document.createDocumentFragment();
+    let newPlayer = form.querySelector("input[name=new_player]");
+    const typedName = newPlayer ? newPlayer.value : "";
+    const content = document.createDocumentFragment();
     while (fresh.firstChild) content.appendChild(fresh.firstChild);
     Idiomorph.morph(form, content, {
       morphStyle: "innerHTML",
@@ -178,31 +179,31 @@
   // number, and put into every FormData built from the form (Save, the preview, the outbox) by
   // the "formdata" event, in place of the checkboxes' document order.
 
-  var ORDERED = ".taps.seats input[type=checkbox], [data-ordered] input[type=checkbox]";
+  const ORDERED = ".taps.seats input[type=checkbox], [data-ordered] input[type=checkbox]";
 
   function orderedBoxes(form) {
-    return Array.prototype.slice.call(form.querySelectorAll(ORDERED));
+    return Array.from(form.querySelectorAll(ORDERED));
   }
 
   function badgeNumber(box) {
-    var badge = box.parentNode.querySelector(".n");
-    var n = badge ? parseInt(badge.textContent, 10) : NaN;
+    const badge = box.parentNode.querySelector(".n");
+    const n = badge ? parseInt(badge.textContent, 10) : NaN;
     return isNaN(n) ? 1000 : n;
   }
 
   /* The tapped order, reconciled with what is checked (a restored page, a server's reply). */
   function tapOrder(form) {
-    var boxes = orderedBoxes(form);
-    var checked = boxes.filter(function (b) { return b.checked; });
-    var ids = checked.map(function (b) { return b.value; });
-    var saved = form.getAttribute("data-tap-order");
-    var order = saved === null ? [] : saved.split(",").filter(function (v) {
+    const boxes = orderedBoxes(form);
+    const checked = boxes.filter((b) => { return b.checked; });
+    const ids = checked.map((b) => { return b.value; });
+    const saved = form.getAttribute("data-tap-order");
+    const order = saved === null ? [] : saved.split(",").filter((v) => {
       return ids.indexOf(v) >= 0;
     });
     if (saved === null) {
-      checked.sort(function (a, b) { return badgeNumber(a) - badgeNumber(b); });
+      checked.sort((a, b) => { return badgeNumber(a) - badgeNumber(b); });
     }
-    checked.forEach(function (b) {
+    checked.forEach((b) => {
       if (order.indexOf(b.value) < 0) order.push(b.value);
     });
     form.setAttribute("data-tap-order", order.join(","));
@@ -210,11 +211,11 @@
   }
 
   function syncSeats(form) {
-    var order = tapOrder(form);
-    orderedBoxes(form).forEach(function (box) {
-      var place = order.indexOf(box.value);
-      var face = box.nextElementSibling || box.parentNode;
-      var badge = face.querySelector(".n");
+    const order = tapOrder(form);
+    orderedBoxes(form).forEach((box) => {
+      const place = order.indexOf(box.value);
+      const face = box.nextElementSibling || box.parentNode;
+      let badge = face.querySelector(".n");
       if (place >= 0 && !badge) {
         badge = document.createElement("b");
         badge.className = "n";
@@ -229,23 +230,23 @@
   }
 
   function seatTapped(form, box) {
-    var order = tapOrder(form);
-    var at = order.indexOf(box.value);
+    const order = tapOrder(form);
+    const at = order.indexOf(box.value);
     if (box.checked && at < 0) order.push(box.value);
     if (!box.checked && at >= 0) order.splice(at, 1);
     form.setAttribute("data-tap-order", order.join(","));
     syncSeats(form);
   }
 
-  document.addEventListener("formdata", function (event) {
-    var form = liveForm(event.target);
+  document.addEventListener("formdata", (event) => {
+    const form = liveForm(event.target);
     if (!form) return;
-    var boxes = orderedBoxes(form);
+    const boxes = orderedBoxes(form);
     if (!boxes.length) return;
-    var name = boxes[0].name;
-    var order = tapOrder(form);
+    const name = boxes[0].name;
+    const order = tapOrder(form);
     event.formData.delete(name);
-    order.forEach(function (id) { event.formData.append(name, id); });
+    order.forEach((id) => { event.formData.append(name, id); });
   }, true);
 
   // ---- Tap-order buttons (Daifugō finishing order; seats where the form uses them) ----------
@@ -255,59 +256,59 @@
   // again takes it out (those after move up a place); buttons never move.
 
   function tapField(node) {
-    var box = node.closest("[data-tap-field]");
+    const box = node.closest("[data-tap-field]");
     return box ? box.getAttribute("data-tap-field") : "order";
   }
 
   function selectsOf(form, field) {
-    return Array.prototype.slice.call(form.querySelectorAll('select[name="' + field + '"]'));
+    return Array.from(form.querySelectorAll('select[name="' + field + '"]'));
   }
 
   function orderOf(form, field) {
-    return selectsOf(form, field).map(function (s) { return s.value; }).filter(Boolean);
+    return selectsOf(form, field).map((s) => { return s.value; }).filter(Boolean);
   }
 
   function setOrder(form, field, order) {
-    var selects = selectsOf(form, field);
-    selects.forEach(function (select, i) { select.value = order[i] || ""; });
+    const selects = selectsOf(form, field);
+    selects.forEach((select, i) => { select.value = order[i] || ""; });
   }
 
-  var autoLabel = ""; // the server's word for a last finisher placed automatically
 
   /* Per tap field: the order tapped and the one player left, placed automatically once all
      but one are placed (shown, not pressed; the server does the same on Save). */
   function tapState(form, field) {
-    var buttons = Array.prototype.filter.call(form.querySelectorAll("[data-tap-player]"), function (b) {
+    const buttons = Array.from(form.querySelectorAll("[data-tap-player]")).filter((b) => {
       return tapField(b) === field;
     });
-    var order = orderOf(form, field);
-    var left = buttons.filter(function (b) {
+    const order = orderOf(form, field);
+    const left = buttons.filter((b) => {
       return order.indexOf(b.getAttribute("data-tap-player")) < 0;
     });
-    var auto = order.length > 0 && left.length === 1 ? left[0].getAttribute("data-tap-player") : null;
-    return { buttons: buttons, order: order, auto: auto };
+    const auto = order.length > 0 && left.length === 1 ? left[0].getAttribute("data-tap-player") : null;
+    return { buttons, order, auto };
   }
 
   function nameOf(form, id) {
-    var b = form.querySelector('[data-tap-player="' + id + '"] bdi');
+    const b = form.querySelector('[data-tap-player="' + id + '"] bdi');
     return b ? b.textContent : id;
   }
 
   function syncTaps(form) {
-    var fields = {};
-    Array.prototype.forEach.call(form.querySelectorAll("[data-tap-player] .n.auto"), function (b) {
-      autoLabel = b.textContent;
-    });
-    Array.prototype.forEach.call(form.querySelectorAll("[data-tap-player]"), function (button) {
-      var field = tapField(button);
+    const fields = {};
+    // The server's word for a last finisher placed automatically, kept with the form.
+    const said = form.querySelector("[data-tap-player] .n.auto");
+    if (said && said.textContent) state(form).autoLabel = said.textContent;
+    const autoLabel = state(form).autoLabel || "";
+    form.querySelectorAll("[data-tap-player]").forEach((button) => {
+      const field = tapField(button);
       if (!fields[field]) fields[field] = tapState(form, field);
-      var id = button.getAttribute("data-tap-player");
-      var place = fields[field].order.indexOf(id);
-      var auto = fields[field].auto === id && Boolean(autoLabel);
+      const id = button.getAttribute("data-tap-player");
+      const place = fields[field].order.indexOf(id);
+      const auto = fields[field].auto === id && Boolean(autoLabel);
       button.disabled = false;
       button.setAttribute("aria-pressed", place >= 0 ? "true" : "false");
       button.classList.toggle("placed", place >= 0 || auto);
-      var badge = button.querySelector(".n");
+      let badge = button.querySelector(".n");
       if (!badge) {
         badge = document.createElement("b");
         badge.className = "n";
@@ -316,21 +317,19 @@
       badge.classList.toggle("auto", auto);
       badge.textContent = place >= 0 ? String(place + 1) : (auto ? autoLabel : "");
     });
-    Array.prototype.forEach.call(form.querySelectorAll("ol.order-list"), function (list) {
-      var field = list.getAttribute("data-tap-field") || "order";
-      var st = fields[field] || tapState(form, field);
-      var empty = list.querySelector(".empty");
-      Array.prototype.forEach.call(list.querySelectorAll("li:not(.empty)"), function (li) {
-        li.remove();
-      });
-      var ids = st.order.concat(st.auto && autoLabel ? [st.auto] : []);
-      ids.forEach(function (id) {
-        var li = document.createElement("li");
-        var bdi = document.createElement("bdi");
+    form.querySelectorAll("ol.order-list").forEach((list) => {
+      const field = list.getAttribute("data-tap-field") || "order";
+      const st = fields[field] || tapState(form, field);
+      const empty = list.querySelector(".empty");
+      list.querySelectorAll("li:not(.empty)").forEach((li) => li.remove());
+      const ids = st.order.concat(st.auto && autoLabel ? [st.auto] : []);
+      ids.forEach((id) => {
+        const li = document.createElement("li");
+        const bdi = document.createElement("bdi");
         bdi.textContent = nameOf(form, id);
         li.appendChild(bdi);
         if (id === st.auto) {
-          var mark = document.createElement("span");
+          const mark = document.createElement("span");
           mark.className = "mark auto";
           mark.textContent = autoLabel;
           li.appendChild(document.createTextNode(" "));
@@ -346,10 +345,10 @@
   }
 
   function tapPlayer(form, button) {
-    var field = tapField(button);
-    var id = button.getAttribute("data-tap-player");
-    var order = orderOf(form, field);
-    var at = order.indexOf(id);
+    const field = tapField(button);
+    const id = button.getAttribute("data-tap-player");
+    const order = orderOf(form, field);
+    const at = order.indexOf(id);
     if (at >= 0) {
       order.splice(at, 1);
     } else {
@@ -362,8 +361,8 @@
   }
 
   function orderOp(form, button) {
-    var field = tapField(button);
-    var order = orderOf(form, field);
+    const field = tapField(button);
+    let order = orderOf(form, field);
     if (!order.length) return;
     if (button.getAttribute("data-order") === "undo") order.pop();
     else order = [];
@@ -378,9 +377,9 @@
   // the first tap starts from the chosen bid: + gives the bid, − one less.
 
   function stepStart(form, input, delta) {
-    var from = input.getAttribute("data-step-from") || (input.name === "honours" ? "bid" : "");
+    const from = input.getAttribute("data-step-from") || (input.name === "honours" ? "bid" : "");
     if (from) {
-      var chosen = form.querySelector('input[name="' + from + '"]:checked');
+      const chosen = form.querySelector('input[name="' + from + '"]:checked');
       if (chosen && /^\d+$/.test(chosen.value)) {
         return parseInt(chosen.value, 10) + (delta > 0 ? 0 : -1);
       }
@@ -389,13 +388,13 @@
   }
 
   function step(form, button) {
-    var input = button.parentNode.querySelector("input");
+    const input = button.parentNode.querySelector("input");
     if (!input) return;
-    var delta = parseInt(button.getAttribute("data-step"), 10) || 0;
-    var min = input.min === "" ? 0 : parseInt(input.min, 10);
-    var max = input.max === "" ? 99 : parseInt(input.max, 10);
-    var current = input.value.trim();
-    var value = /^\d+$/.test(current) ? parseInt(current, 10) + delta : stepStart(form, input, delta);
+    const delta = parseInt(button.getAttribute("data-step"), 10) || 0;
+    const min = input.min === "" ? 0 : parseInt(input.min, 10);
+    const max = input.max === "" ? 99 : parseInt(input.max, 10);
+    const current = input.value.trim();
+    const value = /^\d+$/.test(current) ? parseInt(current, 10) + delta : stepStart(form, input, delta);
     input.value = String(Math.max(min, Math.min(max, value)));
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }
@@ -409,26 +408,26 @@
   /* The control a problem is about: the input just before its message in the same area (for
      a group of taps, its chosen one or its first), else the area's first input or button. */
   function problemControl(area, problem) {
-    var inputs = Array.prototype.filter.call(
-      area.querySelectorAll("input:not([type=hidden]), select, textarea"), shown
-    );
-    var before = problem ? inputs.filter(function (i) {
+    const inputs = Array.from(
+      area.querySelectorAll("input:not([type=hidden]), select, textarea")
+    ).filter(shown);
+    const before = problem ? inputs.filter((i) => {
       return problem.compareDocumentPosition(i) & Node.DOCUMENT_POSITION_PRECEDING;
     }) : [];
-    var pick = before.length ? before[before.length - 1] : inputs[0];
+    let pick = before.length ? before[before.length - 1] : inputs[0];
     if (pick && (pick.type === "radio" || pick.type === "checkbox")) {
-      var group = inputs.filter(function (i) { return i.name === pick.name; });
-      pick = group.filter(function (i) { return i.checked; })[0] || group[0];
+      const group = inputs.filter((i) => { return i.name === pick.name; });
+      pick = group.filter((i) => { return i.checked; })[0] || group[0];
     }
     if (pick) return pick;
-    return Array.prototype.filter.call(area.querySelectorAll("button, [tabindex]"), shown)[0];
+    return Array.from(area.querySelectorAll("button, [tabindex]")).filter(shown)[0];
   }
 
   function showProblems(form) {
-    var problem = form.querySelector(".field-error");
-    var summary = document.querySelector("[data-error-summary], .error-summary, .form-errors");
-    var target = null;
-    var area = null;
+    const problem = form.querySelector(".field-error");
+    const summary = document.querySelector("[data-error-summary], .error-summary, .form-errors");
+    let target = null;
+    let area = null;
     if (problem) {
       area = problem.closest("fieldset, .field, label") || problem.parentNode;
       target = problemControl(area, problem) || problem;
@@ -446,25 +445,25 @@
 
   // A link of the error summary moves to its field and focuses the field's first control.
   function summaryLink(link) {
-    var target = document.getElementById(link.getAttribute("href").slice(1));
+    const target = document.getElementById(link.getAttribute("href").slice(1));
     if (!target) return false;
     target.scrollIntoView({ block: "center" });
-    var control = target.matches("input, select, textarea, button") ? target : problemControl(target, null);
+    const control = target.matches("input, select, textarea, button") ? target : problemControl(target, null);
     (control || target).focus({ preventScroll: true });
     return true;
   }
 
   // ---- Listeners (delegated: nothing to rebind after a morph) --------------------------------
 
-  document.addEventListener("click", function (event) {
-    var link = event.target.closest(".error-summary a[href^='#'], [data-error-summary] a[href^='#']");
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest(".error-summary a[href^='#'], [data-error-summary] a[href^='#']");
     if (link && summaryLink(link)) {
       event.preventDefault();
       return;
     }
-    var form = liveForm(event.target);
+    const form = liveForm(event.target);
     if (!form) return;
-    var button = event.target.closest("[data-step]");
+    let button = event.target.closest("[data-step]");
     if (button) {
       step(form, button);
       return;
@@ -478,15 +477,15 @@
     if (button) orderOp(form, button);
   });
 
-  document.addEventListener("input", function (event) {
-    var form = liveForm(event.target);
+  document.addEventListener("input", (event) => {
+    const form = liveForm(event.target);
     if (!form || event.target.name === "new_player") return;
-    var typed = /^(number|text|search|tel)$/.test(event.target.type || "");
+    const typed = /^(number|text|search|tel)$/.test(event.target.type || "");
     schedule(form, typed && event.isTrusted ? TYPING_DELAY : TAP_DELAY);
   });
 
-  document.addEventListener("change", function (event) {
-    var form = liveForm(event.target);
+  document.addEventListener("change", (event) => {
+    const form = liveForm(event.target);
     if (!form || event.target.name === "new_player") return;
     if (event.target.type === "number" || event.target.type === "text") {
       send(form); // left the field: preview now
@@ -499,12 +498,12 @@
 
   // The "Add" (new player) and no-JavaScript "Preview" buttons preview in place; Save is a
   // normal post, sent once.
-  document.addEventListener("submit", function (event) {
-    var form = liveForm(event.target);
+  document.addEventListener("submit", (event) => {
+    const form = liveForm(event.target);
     if (!form) return;
-    var s = state(form);
-    var submitter = event.submitter;
-    var action = submitter ? submitter.value : "";
+    const s = state(form);
+    const submitter = event.submitter;
+    const action = submitter ? submitter.value : "";
     if (action === "save") {
       if (s.saving && Date.now() - s.saving < SAVE_GUARD) {
         event.preventDefault();
@@ -515,19 +514,19 @@
       return;
     }
     event.preventDefault();
-    var name = form.querySelector("input[name=new_player]");
+    const name = form.querySelector("input[name=new_player]");
     s.adding = Boolean(name && name.value.trim());
     send(form);
   }, true);
 
   // Keep focus (and the phone keyboard, and so the layout) where it is until a tap on a submit
   // button completes, or the release could land beside the button.
-  document.addEventListener("mousedown", function (event) {
+  document.addEventListener("mousedown", (event) => {
     if (event.target.closest(FORM + " button[type=submit]")) event.preventDefault();
   }, true);
 
   function setUp(form) {
-    var s = state(form);
+    const s = state(form);
     s.saving = 0;
     form.removeAttribute("data-tap-order"); // read again from the server's seat numbers
     syncSeats(form);
@@ -538,12 +537,12 @@
     }
   }
 
-  document.addEventListener("efuda:problems", function (event) {
-    var form = liveForm(event.target) || document.querySelector(FORM);
+  document.addEventListener("efuda:problems", (event) => {
+    const form = liveForm(event.target) || document.querySelector(FORM);
     if (form) showProblems(form);
   });
-  document.addEventListener("efuda:form-reset", function (event) {
-    var form = liveForm(event.target);
+  document.addEventListener("efuda:form-reset", (event) => {
+    const form = liveForm(event.target);
     if (!form) return;
     state(form).saving = 0;
     state(form).shown = null;
@@ -554,20 +553,20 @@
   });
   // A form that another script filled from the server (the outbox reopening a refused deal)
   // is, like a page just served, the server's view of its own state: no preview is asked.
-  document.addEventListener("efuda:form-loaded", function (event) {
-    var form = liveForm(event.target);
+  document.addEventListener("efuda:form-loaded", (event) => {
+    const form = liveForm(event.target);
     if (form) setUp(form);
   });
-  document.addEventListener("htmx:afterSettle", function (event) {
-    var form = liveForm(event.target) || (event.target.querySelector && event.target.querySelector(FORM));
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const form = liveForm(event.target) || (event.target.querySelector && event.target.querySelector(FORM));
     if (form) setUp(form);
   });
-  document.addEventListener("DOMContentLoaded", function () {
-    Array.prototype.forEach.call(document.querySelectorAll(FORM), setUp);
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll(FORM).forEach(setUp);
   });
   // The connection is back: previews that failed are asked again.
-  window.addEventListener("online", function () {
-    Array.prototype.forEach.call(document.querySelectorAll(FORM), function (form) {
+  window.addEventListener("online", () => {
+    document.querySelectorAll(FORM).forEach((form) => {
       if (state(form).failed) {
         state(form).failed = false;
         state(form).shown = null;
@@ -575,15 +574,11 @@
       }
     });
   });
-  // Back/forward cache: a page shown again may Save again only through a fresh tap.
-  window.addEventListener("pageshow", function (event) {
-    if (!event.persisted) return;
-    Array.prototype.forEach.call(document.querySelectorAll(FORM), function (form) {
-      state(form).saving = 0;
-    });
+  // Back/forward cache: a page shown again is asked again, never shown as it was (its totals
+  // would be stale; a form being filled in comes back from its draft, static/js/outbox.js).
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) window.location.reload();
   });
 
-  window.efudaEntry = {
-    preview: send, showProblems: showProblems, syncTaps: syncTaps, syncSeats: syncSeats
-  };
+  window.efudaEntry = { FORM, preview: send, showProblems, syncTaps, syncSeats };
 })();

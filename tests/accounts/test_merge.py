@@ -139,6 +139,10 @@ def test_merge_view_owner_only_and_shows_the_refusal(english):
     client.force_login(owner)
     same = client.post(url, {"keep": wrong.id, "merge": wrong.id})
     assert same.status_code == 400 and "Choose two different players." in same.content.decode()
-    response = client.post(url, post)
+    # The first press shows what will move and asks; nothing moves yet.
+    asked = client.post(url, post)
+    assert asked.status_code == 200 and "This is what will move:" in asked.content.decode()
+    assert Player.objects.filter(pk=wrong.pk).exists()
+    response = client.post(url, post | {"confirm": "1"})
     assert response.status_code == 302
     assert not Player.objects.filter(pk=wrong.pk).exists()

@@ -70,3 +70,10 @@ def test_scripts_test_runs_the_linters_before_the_tests_and_stops_on_failure():
     lint = script.index("lint-imports")
     assert script.index('ruff" check') < lint < script.index("-m pytest")
     assert 'lint-imports" --no-cache ||' in script and "exit 1" in script
+
+
+def test_tasks_live_beside_their_services_no_cycle_through_tasks_py():
+    tasks = _contracts()["tasks-beside-services"]
+    assert tasks["type"] == "forbidden"
+    assert tasks["source_modules"] == ["tournaments.services"]
+    assert tasks["forbidden_modules"] == ["tournaments.tasks"]

@@ -131,6 +131,7 @@ class Phone:
         self.taps = 0
         self.typed = 0
         self._cdp = None
+        self._latency = 0
 
     def _console(self, message):
         """A script error or anything the Content-Security-Policy refused is a failure."""
@@ -145,13 +146,22 @@ class Phone:
         self.settle()
         self.page.evaluate(CONTRAST_JS)
 
-    def latency(self, ms: int):
+    def latency(self, ms: int, *, offline: bool = False):
         """Every request and reply takes ``ms`` longer (Chrome DevTools Protocol)."""
         if self._cdp is None:
             self._cdp = self.context.new_cdp_session(self.page)
+        self._latency = ms
         self._cdp.send("Network.emulateNetworkConditions", {
-            "offline": False, "latency": ms, "downloadThroughput": -1, "uploadThroughput": -1,
+            "offline": offline, "latency": ms, "downloadThroughput": -1, "uploadThroughput": -1,
         })  # fmt: skip
+
+    def offline(self, value: bool):
+        """No connection (``True``) or the connection back, for the pages and the service
+        worker; a latency set with ``latency`` stays (its DevTools override would otherwise
+        keep the page online)."""
+        self.context.set_offline(value)
+        if self._cdp is not None:
+            self.latency(self._latency, offline=value)
 
     def tap(self, selector):
         """One finger tap, counted; never waits for the preview."""

@@ -49,6 +49,9 @@ def test_entry_preview_works_under_the_policy(live_server, phone):
     tap(page, 'label:has(input[name=called_suit][value="S"])')
     tap(page, 'label:has(input[name=called_rank][value="A"])')
     tap(page, f'label:has(input[name=adjutant][value="{players[1].id}"])')
+    tap(
+        page, '.stepper:has(#id_discarded) button[data-step="-1"]'
+    )  # no honours among the discards: 0, tapped
     page.fill("#id_honours", "")
     with page.expect_response(lambda r: "/preview/" in r.url):
         page.locator("#id_honours").press_sequentially("14")

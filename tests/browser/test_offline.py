@@ -28,7 +28,7 @@ WAITING = (
     " done(r.result.filter(x => x.state === state).length === n); }; }; })"
 )
 CACHED = (
-    "page => navigator.serviceWorker.ready.then(() => caches.open('efuda-pages-v1'))"
+    "page => navigator.serviceWorker.ready.then(() => caches.open('efuda-pages-v2'))"
     ".then(c => c.match(page)).then(r => Boolean(r))"
 )
 
@@ -49,8 +49,7 @@ def enter_deal(phone, seats, n, *, honours=None, discarded=None):
     phone.choose("called_rank", "A")
     phone.choose("adjutant", adjutant)
     phone.page.fill("input[name=honours]", str(honours))
-    if discarded is not None:
-        phone.page.fill("input[name=discarded]", str(discarded))
+    phone.page.fill("input[name=discarded]", str(0 if discarded is None else discarded))
     return napoleon, honours
 
 
@@ -176,6 +175,7 @@ def test_page_reopens_offline_with_its_outbox(keeper, table, live_server):
     save_offline(keeper, 1)
     response = keeper.page.reload()
     assert response.from_service_worker and keeper.page.evaluate("!navigator.onLine")
+    keeper.page.locator(BADGE).wait_for()
     assert keeper.page.locator(BADGE).inner_text() == "未送信 1件"
     # A new tab (the scorekeeper closed the old one) opens the page from the phone too.
     keeper.page.close()
@@ -250,7 +250,7 @@ def test_two_phones_at_one_pin_table_one_offline(browser, live_server):
     wait_outbox(a, 0)
     assert arrived(a, table.session, 2) == [second, first]  # numbered as they arrived
     # The offline phone's list of the table's deals shows both without a reload.
-    a.page.locator("#table-deals tbody tr:not(.ev-state-row)").nth(1).wait_for()
+    a.page.locator("#table-deals li.ev-deal").nth(1).wait_for()
     for phone in phones:
         assert not phone.errors, phone.errors
         phone.close()

@@ -66,6 +66,9 @@ def test_record_napoleon_deal_and_daifugo_round(live_server, phone):
     tap(page, 'label:has(input[name=called_suit][value="S"])')
     tap(page, 'label:has(input[name=called_rank][value="A"])')
     tap(page, f'label:has(input[name=adjutant][value="{adjutant.id}"])')
+    tap(
+        page, '.stepper:has(#id_discarded) button[data-step="-1"]'
+    )  # no honours among the discards: 0, tapped
     for _ in range(3):
         tap(page, '#id_honours + button[data-step="1"]')
     page.fill("#id_honours", "")

@@ -16,6 +16,7 @@ from tests.browser.scorekeeper import Phone, make_table
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = bool(os.environ.get("EFUDA_UPDATE_SCREENSHOT"))
+DISCARDS_NONE = '.stepper:has(#id_discarded) button[data-step="-1"]'  # − on empty: 0
 
 
 def report(flow, phone):
@@ -74,6 +75,7 @@ def test_typical_napoleon_deal_typed_then_stepped_at_300ms(phone, table):
     phone.choose("trump", "H")
     phone.choose("called_suit", "H")
     phone.choose("called_rank", "A")
+    phone.tap(DISCARDS_NONE)  # none among the discards: 0, one tap (never assumed)
     phone.choose("adjutant", p2.id)
     phone.tap("#id_honours")
     phone.type("#id_honours", "15", delay=450)  # a preview for "1" returns while "5" is typed
@@ -107,6 +109,7 @@ def test_typical_napoleon_deal_typed_then_stepped_at_300ms(phone, table):
     phone.choose("trump", "S")
     phone.choose("called_suit", "S")
     phone.choose("called_rank", "K")
+    phone.tap(DISCARDS_NONE)  # none among the discards: 0, one tap (never assumed)
     phone.choose("adjutant", p4.id)
     phone.tap('.stepper:has(#id_honours) button[data-step="1"]')
     assert page.input_value("#id_honours") == "13"
@@ -148,6 +151,7 @@ def test_stepper_taps_are_never_lost(phone, table, latency):
     phone.choose("trump", "D")
     phone.choose("called_suit", "D")
     phone.choose("called_rank", "A")
+    phone.tap(DISCARDS_NONE)  # none among the discards: 0, one tap (never assumed)
     phone.choose("adjutant", p2.id)
     phone.settle()
     assert page.input_value("#id_honours") == "12"
@@ -192,6 +196,7 @@ def test_seat_taps_at_600ms_never_move_and_keep_tap_order(phone, table):
     phone.choose("trump", "C")
     phone.choose("called_suit", "C")
     phone.choose("called_rank", "A")
+    phone.tap(DISCARDS_NONE)  # none among the discards: 0, one tap (never assumed)
     phone.choose("adjutant", adjutant.id)
     phone.tap("#id_honours")
     phone.type("#id_honours", "16")
@@ -217,6 +222,7 @@ def test_double_tap_on_save_and_back_after_save(phone, table):
     phone.choose("trump", "S")
     phone.choose("called_suit", "S")
     phone.choose("called_rank", "A")
+    phone.tap(DISCARDS_NONE)  # none among the discards: 0, one tap (never assumed)
     phone.choose("adjutant", p2.id)
     phone.tap("#id_honours")
     phone.type("#id_honours", "13")
@@ -286,6 +292,7 @@ def test_refused_saves_name_the_problem_and_record_nothing(phone, table):
     phone.choose("trump", "S")
     phone.choose("called_suit", "S")
     phone.choose("called_rank", "A")
+    phone.tap(DISCARDS_NONE)  # none among the discards: 0, one tap (never assumed)
     phone.tap("#id_honours")
     phone.type("#id_honours", "14")
     refused()  # no adjutant: not saved as 独り立ち

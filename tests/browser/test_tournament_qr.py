@@ -43,7 +43,7 @@ def test_phone_from_table_qr_address_records_a_deal(browser, live_server):
     fill_napoleon(page, table.seats, names)
     page.click('#deal-form button[value="save"]')
     # the deal appears in the table's list (through the page or the phone's outbox)
-    page.locator("table.ev-deals tbody tr.ev-state-confirmed").first.wait_for(timeout=20000)
+    page.locator("li.ev-deal.ev-state-confirmed").first.wait_for(timeout=20000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert Deal.objects.filter(session=table.session).count() == 1
     ctx.close()

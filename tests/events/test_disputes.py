@@ -53,7 +53,7 @@ def test_player_of_another_table_cannot_dispute(table_with_deals):
 
 def test_after_the_round_only_staff_change_what_counts_with_history(table_with_deals, users):
     t, rnd, table, other, entries, seated, by_player, by_staff = table_with_deals
-    svc.round_finish(rnd=rnd)
+    svc.round_finish(rnd=rnd, decisions={by_player.pk: "dispute"}, notes={by_player.pk: "slip"})
     for action in (svc.deal_dispute, svc.deal_confirm):
         with pytest.raises(EfudaError) as err:
             action(deal=by_player, entry=seated[1])

@@ -20,7 +20,12 @@ def test_pin_table_recorded_repeat_refused(client, make_tournament):
     login_pin(client, t, entry)
     url = reverse("tournament_table_record", args=[t.pk, table.pk])
     data = record_post(table) | {"client_id": str(uuid.uuid4()), "action": "save"}
-    headers = {"X-Efuda-Outbox": "queued"}
+    headers = {"X-Efuda-Outbox": "queued", "X-Efuda-Author": f"pin:{entry.pk}"}
+    # Entered on this phone by another seat's PIN holder: never recorded under this one.
+    other = t.entries.get(player_id=table.seats[1])
+    refused = client.post(url, data, headers=headers | {"X-Efuda-Author": f"pin:{other.pk}"})
+    assert refused.status_code == 409 and refused.json()["code"] == "author"
+    assert not Deal.objects.exists()
     first = client.post(url, data, headers=headers)
     assert first.status_code == 200 and first.json()["ok"] and not first.json()["repeat"]
     again = client.post(url, data, headers=headers)

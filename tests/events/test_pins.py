@@ -2,8 +2,8 @@
 login rate limiting uses, X-Real-IP from nginx) and per entry guessed; nobody can lock the
 tournament; full-width digits work; a table's QR address leads to its PIN form."""
 
-import ast
 import pathlib
+import re
 
 import pytest
 from django.test import override_settings
@@ -15,38 +15,35 @@ from tournaments.services import events as svc
 pytestmark = pytest.mark.django_db
 
 
-def production_client_ip():
-    """``axes_client_ip`` exactly as config/settings/production.py defines it (the module
-    itself refuses to load with the test settings' key, so only the function is taken)."""
+def production_trusted_proxies() -> list[str]:
+    """``TRUSTED_PROXIES`` as config/settings/production.py defaults it (nginx on this
+    machine); the module itself refuses to load with the test settings' key."""
     path = pathlib.Path(__file__).resolve().parents[2] / "config" / "settings" / "production.py"
-    tree = ast.parse(path.read_text())
-    (func,) = [
-        n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "axes_client_ip"
-    ]
-    namespace: dict = {}
-    exec(compile(ast.Module(body=[func], type_ignores=[]), str(path), "exec"), namespace)
-    return namespace["axes_client_ip"]
+    found = re.search(r'env_list\("TRUSTED_PROXIES", "([^"]*)"\)', path.read_text())
+    return found.group(1).split(",")
 
 
 @pytest.fixture
 def behind_proxy():
-    """The production settings' client-address function, as nginx in deploy/ drives it."""
-    with override_settings(AXES_CLIENT_IP_CALLABLE=production_client_ip()):
+    """The production settings' trusted proxies, as nginx in deploy/ drives them."""
+    with override_settings(TRUSTED_PROXIES=production_trusted_proxies()):
         yield
 
 
 @pytest.fixture
 def running(make_tournament):
-    t = make_tournament(10)
+    t = make_tournament(10, is_public=True)
     rnd = svc.round_start(rnd=svc.round_draw(tournament=t))
     return t, rnd, list(rnd.tables.order_by("number"))
 
 
 def post_pin(client, t, address, **data):
+    """A PIN posted through nginx (deploy/nginx-efuda.conf: X-Forwarded-For and X-Real-IP)."""
     return client.post(
         reverse("tournament_pin", args=[t.pk]),
         data,
         REMOTE_ADDR="127.0.0.1",  # always nginx
+        HTTP_X_FORWARDED_FOR=address,
         HTTP_X_REAL_IP=address,
     )
 
@@ -150,9 +147,58 @@ def test_table_qr_address_shows_the_pin_form_for_that_table(client, running):
     page = client.get(reverse("tournament_table", args=[t.pk, table.pk])).content.decode()
     assert f'name="table" value="{table.number}"' in page
     assert page.count('name="seat"') == len(table.seats)
-    assert "選手" not in page  # a private tournament: no names for a visitor
+    assert "選手" in page  # a public tournament: the seating is public
     entry = entry_at(t, table, 2)
     pin = svc.pin_issue(entry=entry)
+    response = client.post(
+        reverse("tournament_pin", args=[t.pk]), {"table": table.number, "seat": 2, "pin": pin}
+    )
+    assert response.status_code == 302
+    assert client.get(response.url).status_code == 200
+
+
+def _normalised(response, url: str, tid: int) -> str:
+    """The page without what differs between any two requests (CSRF token) and the address
+    asked for (in the log-in and language links)."""
+    page = response.content.decode()
+    page = page.replace(f"next={url}", "next=URL").replace(f'name="next" value="{url}"', "NEXT")
+    page = page.replace(f"/t/{tid}/", "/t/ID/")
+    page = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
+    return re.sub(r'"X-CSRFToken": "[^"]*"', "", page)
+
+
+def test_a_private_tournaments_pin_and_table_pages_answer_like_an_unknown_one(
+    client, make_tournament
+):
+    """404 with the same bare form as for a tournament that does not exist: no name, round,
+    table number or seat count; a table or seat that does not fit is a wrong PIN."""
+    t = make_tournament(10)  # private, in a private club
+    rnd = svc.round_start(rnd=svc.round_draw(tournament=t))
+    table = rnd.tables.order_by("number").first()
+    unknown = t.pk + 1000
+    pages = set()
+    for tid, table_id in ((t.pk, table.pk), (unknown, table.pk), (unknown, table.pk + 99)):
+        for url in (
+            reverse("tournament_pin", args=[tid]),
+            reverse("tournament_table", args=[tid, table_id]),
+        ):
+            response = client.get(url)
+            assert response.status_code == 404, url
+            body = _normalised(response, url, tid)
+            assert "選手" not in body and t.name not in body and 'value="1"' not in body
+            pages.add(body)
+    assert len(pages) == 1  # one page for them all
+    answers = set()
+    for tid in (t.pk, unknown):
+        for data in ({"pin": "123456"}, {"table": "99", "seat": "1", "pin": "123456"},
+                     {"table": str(table.number), "seat": "8", "pin": "123456"}):  # fmt: skip
+            url = reverse("tournament_pin", args=[tid])
+            response = client.post(url, data)
+            assert response.status_code == 404, (tid, data)
+            answers.add(re.sub(r'value="[^"]*"', "", _normalised(response, url, tid)))
+    assert len(answers) == 1
+    # the player with a PIN still gets in, from the table's QR page as from the PIN page
+    pin = svc.pin_issue(entry=t.entries.get(player_id=table.seats[1]))
     response = client.post(
         reverse("tournament_pin", args=[t.pk]), {"table": table.number, "seat": 2, "pin": pin}
     )

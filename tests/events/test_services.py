@@ -48,7 +48,7 @@ def test_redraw_changes_seed_and_refused_after_start(make_tournament):
     svc.round_start(rnd=again)
     with pytest.raises(EfudaError) as err:
         svc.round_swap(rnd=again, a=seated(again)[0], b=seated(again)[1])
-    assert err.value.code == "round_started"
+    assert err.value.code == "swap_started"
     # Drawing now makes round 2, it does not touch round 1.
     nxt = svc.round_draw(tournament=t)
     assert nxt.number == 2 and again.tables.count() == 2
@@ -75,14 +75,20 @@ def test_manual_swap_including_sitout(club, wiki, make_tournament):
         svc.round_swap(rnd=rnd, a=out, b=999999)
 
 
-def test_drop_out_redraws_pending_round_and_is_excluded_later(make_tournament):
+def test_leaving_takes_the_player_out_of_the_drawn_round_only(make_tournament):
     t = make_tournament(11)
     rnd = svc.round_draw(tournament=t)
+    before = {tb.number: list(tb.seats) for tb in rnd.tables.all()}
     entry = t.entries.get(player_id=seated(rnd)[0])
-    svc.entry_drop(entry=entry)
+    svc.entry_leave(entry=entry)
     rnd.refresh_from_db()
+    entry.refresh_from_db()
     assert entry.player_id not in seated(rnd) and len(seated(rnd)) == 10
     assert entry.dropped_at_round == 1
+    after = {tb.number: list(tb.seats) for tb in rnd.tables.all()}
+    changed = [n for n in before if before[n] != after[n]]
+    assert len(changed) == 1  # no other table moved
+    assert after[changed[0]] == [p for p in before[changed[0]] if p != entry.player_id]
 
 
 def test_sitouts_rotate(club, make_tournament):

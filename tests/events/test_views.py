@@ -86,6 +86,8 @@ STAFF_POSTS = [
     ("tournament_entry_drop", lambda t, r, e: [t.pk, e.pk]),
     ("tournament_entry_pin", lambda t, r, e: [t.pk, e.pk]),
     ("tournament_adjustment_add", lambda t, r, e: [t.pk]),
+    ("tournament_replace", lambda t, r, e: [t.pk]),
+    ("tournament_pin_lockouts_clear", lambda t, r, e: [t.pk]),
 ]
 
 
@@ -201,6 +203,11 @@ def test_reissued_pin_logs_old_phone_out(client, running):
 def test_wrong_pin_is_rejected(client, running):
     t, rnd, tables = running
     response = client.post(reverse("tournament_pin", args=[t.pk]), {"pin": "12"})
+    # a private tournament: to a visitor without a PIN it answers as an unknown one (404)
+    assert response.status_code == 404
+    assert "That PIN is not valid for this tournament." in response.content.decode()
+    Tournament.objects.filter(pk=t.pk).update(is_public=True)
+    response = client.post(reverse("tournament_pin", args=[t.pk]), {"pin": "12"})
     assert response.status_code == 400
 
 
@@ -230,7 +237,7 @@ def test_pdfs(client, users, running):
     ]:
         response = client.get(reverse(name, args=args))
         assert response.status_code == 200 and response.content.startswith(b"%PDF")
-    with_pins = client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": "1"})
+    with_pins = client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": "all"})
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(with_pins.content)).pages)
     assert "選手1" in text and f"E{t.pk}" not in text and "R1-T1" in text
     pins = re.findall(r"PIN (\d{6})", text)
@@ -246,7 +253,7 @@ def test_reissuing_pins_through_the_seating_cards_is_staff_only(client, users, r
     t, rnd, tables = running
     before = sorted(t.entries.values_list("pin_hash", flat=True))
     client.force_login(users["member"])
-    refused = client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": "1"})
+    refused = client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": "all"})
     assert refused.status_code in (403, 404)
     assert sorted(t.entries.values_list("pin_hash", flat=True)) == before
 

@@ -4,6 +4,9 @@ import pytest
 from django.core.management import call_command
 from django.db import connections
 
+# The real redis-server and PostgreSQL standby of the fault tests (marker shared_parts).
+from .realparts import redis_server, replica, shared_cache, standby_server  # noqa: F401
+
 
 def _in_memory(settings_dict) -> bool:
     name = str(settings_dict.get("NAME") or "")

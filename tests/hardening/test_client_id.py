@@ -59,8 +59,30 @@ def test_an_id_is_bound_to_its_session(english):
     err = info.value
     assert err.field == "client_id" and err.code == "client_id_other_session"
     text = error_text(err)
-    assert "another session" in text and nap.date.isoformat() in text and "table A" in text
+    assert "already recorded in another session" in text
     assert not Deal.objects.filter(session=other).exists()
+
+
+@pytest.mark.django_db
+def test_a_refusal_says_nothing_of_another_clubs_session(english):
+    """A known id posted to another club's session: refused, naming neither the date, the
+    table nor the deal number of the session that holds it."""
+    club, players, nap, _dai = build_club(deals=0)
+    secret = factories.session(
+        club=club, ruleset=nap.ruleset, date=datetime.date(2026, 3, 14), table="秘密卓"
+    )
+    phone_id = uuid.uuid4()
+    for n in range(3):
+        deal_record(session=secret, data=napoleon_data([p.id for p in players], n=n),
+                    client_id=phone_id if n == 2 else None)  # fmt: skip
+    outsider, their_players, theirs, _ = build_club(deals=0)
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=theirs, data=napoleon_data([p.id for p in their_players]),
+                    client_id=phone_id)  # fmt: skip
+    text = error_text(info.value)
+    assert info.value.params == {}
+    for detail in ("2026-03-14", "秘密卓", "3"):
+        assert detail not in text
 
 
 @pytest.mark.django_db

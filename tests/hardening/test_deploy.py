@@ -28,7 +28,8 @@ def _manage(*args, **env_over):
     )
 
 
-def test_check_deploy_passes_with_production_settings():
+def test_check_deploy_passes_with_production_settings(tmp_path):
+    (tmp_path / "staticfiles.json").write_text('{"paths": {}, "version": "1.1"}')  # collected
     result = _manage(
         "check",
         "--deploy",
@@ -36,6 +37,7 @@ def test_check_deploy_passes_with_production_settings():
         "WARNING",
         SECRET_KEY=secrets.token_urlsafe(64),
         ALLOWED_HOSTS="efuda.example.org",
+        STATIC_ROOT=str(tmp_path),
     )
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout

@@ -201,7 +201,8 @@ def test_on_sqlite_a_deal_waits_briefly_for_an_import_write_then_is_refused_to_r
                 "client_id": "5b0c3a52-8a7e-4a43-9d43-0d5b1c1f0a11"}  # fmt: skip
         response = client.post(reverse("deal_new", args=[club.slug, nap.pk]), post,
                                HTTP_ACCEPT="application/json",
-                               HTTP_X_EFUDA_OUTBOX="live")  # fmt: skip
+                               HTTP_X_EFUDA_OUTBOX="live",
+                               HTTP_X_EFUDA_AUTHOR=f"u:{owner.pk}")  # fmt: skip
         assert response.status_code == 503 and response["Retry-After"]
         reply = response.json()
         assert reply["ok"] is False and reply["busy"] is True
@@ -216,7 +217,8 @@ def test_on_sqlite_a_deal_waits_briefly_for_an_import_write_then_is_refused_to_r
     for _ in range(2):
         response = client.post(reverse("deal_new", args=[club.slug, nap.pk]), post,
                                HTTP_ACCEPT="application/json",
-                               HTTP_X_EFUDA_OUTBOX="queued")  # fmt: skip
+                               HTTP_X_EFUDA_OUTBOX="queued",
+                               HTTP_X_EFUDA_AUTHOR=f"u:{owner.pk}")  # fmt: skip
         assert response.status_code == 200 and response.json()["ok"] is True
     assert Deal.objects.filter(session=nap).count() == before + 1
 

@@ -57,7 +57,7 @@ def test_a_failed_background_import_lists_every_error(
     with django_capture_on_commit_callbacks(execute=True):
         response = _upload(client, club, _many_lines(120, bad_line=7))
     page = client.get(response["Location"]).content.decode()
-    assert "line 7, field rules" in page and "nothing was imported" in page
+    assert "line 7, column rules" in page and "nothing was imported" in page
     assert not Deal.objects.filter(club=club).exists()
 
 

@@ -33,14 +33,14 @@ def test_bad_rows_raise_command_error_listing_every_line(tmp_path):
     path.write_bytes(csv_bytes(
         NAPOLEON_HEADER,
         "2026-11-20,A,napoleon-wiki,a;b;c;d;e,a,13,S,SA,b,14,0",
-        "2026/11/20,A,napoleon-wiki,a;b;c;d;e,a,13,S,SA,b,14,0",
+        "2026/11/31,A,napoleon-wiki,a;b;c;d;e,a,13,S,SA,b,14,0",
         "2026-11-20,A,napoleon-wiki,a;b;c;d;e,a,13,S,SA,b,many,0",
     ))  # fmt: skip
     with pytest.raises(CommandError) as caught:
         call_command("import_results", str(path), "--club", "fresh")
     message = str(caught.value)
-    assert "line 3, field date: “2026/11/20” is not a date" in message
-    assert "line 4, field honours: “many” is not a whole number" in message
+    assert "line 3, column date: “2026/11/31” is not a date" in message
+    assert "line 4, column honours: “many” is not a whole number" in message
     assert "2 errors; nothing was imported." in message
     assert not Club.objects.filter(slug="fresh").exists()  # not even the club
 

@@ -101,7 +101,7 @@ def test_three_bad_rows_are_all_reported_and_nothing_is_stored(club):
     where, problems = _problems(club, data)
     assert where == [(3, "trump"), (5, "date"), (7, "adjutant")]
     assert "次郎" in problems[2].message
-    assert str(problems[0]).startswith("line 3, field trump: ")
+    assert str(problems[0]).startswith("line 3, column trump: ")
     _nothing_stored(club)
 
 

@@ -26,7 +26,7 @@ def test_owner_imports_a_file(client, club, users):
     assert response.status_code == 302
     assert Deal.objects.filter(club=club).count() == 5
     page = client.get(response["Location"])
-    assert "Imported 5 deals" in page.content.decode()
+    assert "Imported 5 Daifugō rounds in 2 sessions" in page.content.decode()  # 回戦, not deals
 
 
 def test_errors_are_listed_by_line_and_nothing_is_imported(client, club, users):
@@ -41,7 +41,7 @@ def test_errors_are_listed_by_line_and_nothing_is_imported(client, club, users):
     assert response.status_code == 400
     html = response.content.decode()
     assert "2 errors: nothing was imported." in html
-    assert "line 3, field order" in html and "line 4, field forbidden" in html
+    assert "line 3, column order" in html and "line 4, column forbidden" in html
     assert "<script>x</script>" not in html
     assert "&lt;script&gt;" in html or "“nobody”" in html
     assert not Deal.objects.filter(club=club).exists()

@@ -93,15 +93,17 @@ def test_csv_download_matches_page(client, public_club, history):
     response = client.get(url("standings_all", public_club, "napoleon") + "?format=csv")
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
-    assert [(r["player"], int(r["points"])) for r in rows] == [
+    # The page is Japanese, so the file's header is too (the command keeps the column keys).
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert list(rows[0])[:5] == ["順位", "プレイヤー", "得点", "ディール", "平均"]
+    assert [(r["プレイヤー"], int(r["得点"])) for r in rows] == [
         ("ゆき", 2),
         ("Ken", 1),
         ("太郎", 0),
         ("花子", 0),
         ("渡邊", -3),
     ]
-    assert rows[2]["napoleon_wins"] == "1"
+    assert rows[2]["ナポレオン勝利"] == "1"
 
 
 @pytest.mark.django_db
@@ -123,7 +125,8 @@ def test_player_page_has_charts_and_bid_record(client, public_club, history):
     taro = history["players"][0]
     response = client.get(url("player_detail", public_club, taro.id))
     html = response.content.decode()
-    assert html.count("<svg") == 4  # points: cumulative, monthly; ratings: one per game
+    # points: cumulative, monthly; ratings: one per game; each drawn for a phone and wider
+    assert html.count("<svg") == 8
     assert "2026-10" in html and "2026-11" in html
     stats = response.context["stats"]
     assert [(b.label, b.deals, b.wins) for b in stats.by_bid] == [("13", 2, 1)]
@@ -178,11 +181,13 @@ def test_page_query_counts_do_not_grow_with_history(
     with django_assert_max_num_queries(1):
         client.get(target)
     cache.clear()
-    with django_assert_max_num_queries(4):
+    # Cold pages: each also reads the club's data version for its cache key (one query) and
+    # which of its tournaments hide deals from this reader (one query: none here, so no
+    # score line is read); the player page also reads the ratings and, per game, their
+    # history for its chart.
+    with django_assert_max_num_queries(5):
         client.get(target)
-    # Cold pages: each also reads the club's data version for its cache key (one query);
-    # the player page also reads the ratings and, per game, their history for its chart.
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):
         client.get(url("player_detail", public_club, history["players"][0].id))
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):
         client.get(url("club_home", public_club))

@@ -8,6 +8,7 @@ from pypdf import PdfReader
 from tests.selectors.data import club_with_history
 from tournaments import charts, reports
 from tournaments.selectors.standings import Period, standings
+from tournaments.selectors.visibility import Visibility
 
 
 def pdf_text(body: bytes) -> str:
@@ -78,7 +79,12 @@ def test_blank_sheet_without_players_has_empty_seats_and_titles(club):
 @pytest.mark.django_db
 def test_standings_pdf_with_chart(club):
     club_with_history(club)
-    result = standings(club=club, game="napoleon", period=Period.of(2026, 11))
+    result = standings(
+        club=club,
+        game="napoleon",
+        period=Period.of(2026, 11),
+        visibility=Visibility(club_id=club.pk),
+    )
     body = reports.standings_pdf(result, chart=charts.standings_chart(result))
     text = pdf_text(body)
     assert "渡邊" in text and "-4" in text and "2026-11" in text

@@ -137,7 +137,7 @@ def test_seating_card_qr_is_the_tables_absolute_address(client, users, club):
     assert segno_svg(f"/t/{t.pk}/table/{tables[0].pk}/") not in html
 
     client.force_login(users["scorekeeper"])
-    response = client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": "1"})
+    response = client.post(reverse("tournament_seating_pdf", args=[t.pk, 1]), {"pins": "all"})
     assert response.status_code == 200
     text = pdf_text(response.content)
     for table in tables:

@@ -7,7 +7,7 @@ from django.utils import translation
 
 from tests.factories import PlayerFactory
 from tests.views.helpers import napoleon_post
-from tournaments.models import Deal, Player, ScoreLine
+from tournaments.models import Deal, GameSession, Player, ScoreLine
 from tournaments.services.deals import deal_record, deal_update
 
 pytestmark = pytest.mark.django_db
@@ -237,8 +237,26 @@ def test_session_new_defaults_and_creates(keeper, club):
     assert "napoleon-wiki" in html and "daifugo-common" in html
     response = keeper.post(url, {"date": "2026-11-21", "table": "B", "rules": "daifugo-common"})
     assert response.status_code == 302 and "/rounds/new/" in response["Location"]
-    again = keeper.post(url, {"date": "2026-11-21", "table": "B", "rules": "daifugo-common"})
-    assert again.status_code == 200 and "field-error" in again.content.decode()
+    # The same table, day and rules again: the session already started is opened, not refused.
+    again = keeper.post(url, {"date": "2026-11-21", "table": "B", "rules": "daifugo-common"},
+                        follow=True)  # fmt: skip
+    assert again.redirect_chain == [(response["Location"], 302)]
+    assert GameSession.objects.filter(club=club).count() == 1
+    said = "テーブル「B」には2026-11-21の大富豪のセッションがすでにあります"
+    assert said in again.content.decode()
+
+
+def test_session_already_started_under_other_rules_links_to_it(keeper, club, english):
+    """Another rule set for a table and day already started: refused beside the table, in the
+    reader's language (the game's name, not its code), with a link to the session."""
+    url = reverse("session_new", args=[club.slug])
+    first = keeper.post(url, {"date": "2026-11-21", "table": "B", "rules": "daifugo-common"})
+    other = keeper.post(url, {"date": "2026-11-21", "table": "B", "rules": "daifugo-hyousube"})
+    html = other.content.decode()
+    assert other.status_code == 200 and "field-error" in html
+    assert "already a Daifugō session" in html and "daifugo session" not in html
+    assert f'href="{first["Location"]}"' in html and "Open the session of table" in html
+    assert GameSession.objects.filter(club=club).count() == 1
 
 
 def test_session_list_newest_first(client, users, napoleon_session, daifugo_session, club):

@@ -65,6 +65,8 @@ WRITE_VIEWS = {
     "claim_confirm": OWNER,
     "claim_reject": OWNER,
     "player_merge": OWNER,
+    "claim_undo": OWNER,
+    "player_merge_undo": OWNER,
     "player_claim": MEMBER,
     "display_name": MEMBER,
 }
@@ -72,6 +74,8 @@ WRITE_VIEWS = {
 # POST views outside the club-role model, with who checks them and where.
 OTHER_WRITES = {
     "set_language": "Django's language switch: no data written",
+    "outbox_texts": "renders the texts it is sent (the phone's stored problems): reads and "
+    "writes nothing",
     "login": "Django auth (rate-limited by django-axes)",
     "logout": "django-allauth logout",
     # Accounts (django-allauth): the person's own account, no club involved; sign-up, reset and
@@ -97,7 +101,10 @@ OTHER_WRITES = {
     "tournament_round_swap": "staff", "tournament_round_start": "staff",
     "tournament_round_finish": "staff", "tournament_round_timer": "staff",
     "tournament_adjustment_add": "staff", "tournament_adjustment_delete": "staff",
-    "tournament_seating_pdf": "staff (a POST with pins=1 re-issues every PIN)",
+    "tournament_seating_pdf": "staff (pins=missing or all, from the page saying what each does)",
+    "tournament_deal_correct": "staff, or a table PIN where deals need confirmation",
+    "tournament_deal_drop": "staff", "tournament_deal_restore": "staff",
+    "tournament_pin_lockouts_clear": "staff", "tournament_replace": "staff",
     "tournament_freeze": "staff", "tournament_reveal": "staff",
     "tournament_staff_add": "club owner or the tournament's creator (tests/events)",
     "tournament_staff_remove": "club owner or the tournament's creator (GET asks first)",
@@ -232,6 +239,17 @@ def _build_world():
     invitation = invitation_create(club=club, by=users[OWNER], role=MEMBER, max_uses=3, days=7)
     claim = player_claim(club=club, user=users[MEMBER], player=players[3])
     typo = [factories.PlayerFactory(club=club, name=name) for name in ("P9", "P9x")]
+    from tournaments.services.claims import claim_confirm
+    from tournaments.services.merge import player_merge
+
+    linked = factories.UserFactory(username="m-linked")
+    factories.MembershipFactory(club=club, user=linked, role=MEMBER)
+    linked_player = factories.PlayerFactory(club=club, name="P7")
+    owners_claim = claim_confirm(
+        claim=player_claim(club=club, user=linked, player=linked_player), by=users[OWNER]
+    )
+    twice = [factories.PlayerFactory(club=club, name=name) for name in ("P8", "P8x")]
+    merged = player_merge(club=club, keep=twice[0], merge=twice[1], by=users[OWNER])
     from tournaments.models import ImportJob
 
     stopped = ImportJob.objects.create(  # its worker stopped: the owner may start it again
@@ -286,7 +304,9 @@ def _build_world():
         "invitation_reissue": ({"pk": invitation.pk}, {}),
         "claim_confirm": ({"pk": claim.pk}, {}),
         "claim_reject": ({"pk": claim.pk}, {}),
-        "player_merge": ({}, {"keep": typo[0].pk, "merge": typo[1].pk}),
+        "player_merge": ({}, {"keep": typo[0].pk, "merge": typo[1].pk, "confirm": "1"}),
+        "claim_undo": ({"pk": owners_claim.pk}, {}),
+        "player_merge_undo": ({"pk": merged.pk}, {}),
         "player_claim": ({}, {"player": players[2].pk}),
         "display_name": ({}, {"display_name": "たろう"}),
     }

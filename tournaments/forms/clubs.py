@@ -45,6 +45,8 @@ class ClubCreateForm(ClubForm):
     slug = forms.SlugField(
         label=_("Address"), max_length=50,
         help_text=_("Letters, digits and hyphens; the club's pages live at /c/<address>/."),
+        error_messages={"invalid": _("An address is letters, digits and hyphens, e.g. "
+                                     "napoleon-club.")},
     )  # fmt: skip
 
 
@@ -61,30 +63,81 @@ class PlayerRenameForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
 
 
-class RuleSetForm(forms.Form):
-    """A preset plus the options ``rules.OPTION_SPECS`` allows for it; ``ruleset_save`` checks
-    the values. Mapping options are edited as JSON."""
+# Each preset in a sentence, for the rule-set form (names come from rules/presets.py).
+PRESET_SENTENCES = {
+    "napoleon-originator": _(
+        "The inventor's rules for 4 or 5 players: points grow with the bid, 作戦B when the "
+        "army takes all 20 with a lower bid."
+    ),
+    "napoleon-wiki": _(
+        "The common rules for 4 to 6 players: the same points whatever the bid; you choose who "
+        "counts the discarded honours."
+    ),
+    "napoleon-joker": _(
+        "Club rules with a joker: the same points whatever the bid; taking all 20 can lose."
+    ),
+    "daifugo-hyousube": _("Hyōsube's Daifugō: titles give points; no forbidden finishes."),
+    "daifugo-common": _(
+        "Common Daifugō: titles give points, 都落ち, and going out on a joker or a 2 is forbidden."
+    ),
+}
+# Option values in words (rules/options.py keeps the codes).
+CHOICE_WORDS = {
+    ("discard_policy", "nobody"): _("Nobody: discarded honours count for neither side"),
+    ("discard_policy", "napoleon"): _("The Napoleon army"),
+    ("discard_policy", "last_trick"): _("Whoever won the last trick"),
+    ("jokers", 0): _("No joker"),
+    ("jokers", 1): _("One joker"),
+}
 
-    code = forms.SlugField(label=_("Code"), max_length=50)
-    name = forms.CharField(label=_("Name"), max_length=100, required=False)
-    preset = forms.ChoiceField(label=_("Preset"), choices=[(c, c) for c in PRESETS])
+
+def preset_label(code: str) -> str:
+    """A preset's name in the page's language."""
+    from django.utils.translation import get_language, gettext
+
+    preset = PRESETS[code]
+    if (get_language() or "ja").startswith("ja"):
+        return preset.name_ja
+    return gettext(preset.name_en)
+
+
+class RuleSetForm(forms.Form):
+    """A rule set: its name (the code is made from it), the preset it starts from and the
+    options ``rules.OPTION_SPECS`` allows, every option of every preset in one form (the page
+    shows those of the chosen preset); ``ruleset_save`` checks the values. Mapping options are
+    edited as JSON."""
+
+    code = forms.SlugField(label=_("Code"), max_length=50, required=False,
+                           widget=forms.HiddenInput)  # fmt: skip
+    name = forms.CharField(
+        label=_("Name"), max_length=100, required=False,
+        help_text=_("How the club calls these rules, e.g. ハウスルール: shown when a session "
+                    "starts, on its page and on the printed sheets."),
+    )  # fmt: skip
+    preset = forms.ChoiceField(label=_("Starts from"), choices=[(c, c) for c in PRESETS],
+                               widget=forms.RadioSelect)  # fmt: skip
 
     def __init__(self, *args, preset: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.preset_code = preset if preset in PRESETS else next(iter(PRESETS))
+        self.fields["preset"].choices = [(c, preset_label(c)) for c in PRESETS]
         self.option_specs = [s for s in OPTION_SPECS if self.preset_code in s.presets]
-        for spec in self.option_specs:
+        self.all_specs = list(OPTION_SPECS)
+        default = _("As the preset says")
+        for spec in self.all_specs:
             name = f"options.{spec.key}"
             label = _(spec.label)
             if spec.type == "bool":
                 field = forms.ChoiceField(
                     label=label, required=False,
-                    choices=[("", _("preset default")), ("true", _("on")), ("false", _("off"))],
+                    choices=[("", default), ("true", _("Yes")), ("false", _("No"))],
                 )  # fmt: skip
             elif spec.type == "choice":
                 field = forms.ChoiceField(
                     label=label, required=False,
-                    choices=[("", _("preset default"))] + [(str(c), str(c)) for c in spec.choices],
+                    choices=[("", default)] + [
+                        (str(c), CHOICE_WORDS.get((spec.key, c), str(c))) for c in spec.choices
+                    ],
                 )  # fmt: skip
             elif spec.type == "int":
                 field = IntegerField(label=label, required=False)
@@ -96,6 +149,27 @@ class RuleSetForm(forms.Form):
                 )
             field.help_text = _(spec.help)
             self.fields[name] = field
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("name") and not data.get("code"):
+            self.add_error("name", _("Give the rule set a name, e.g. ハウスルール."))
+        return data
+
+    def option_rows(self):
+        """(bound field, the presets it applies to, shown now) for every option."""
+        return [
+            (self[f"options.{spec.key}"], " ".join(spec.presets),
+             self.preset_code in spec.presets)
+            for spec in self.all_specs
+        ]  # fmt: skip
+
+    def preset_rows(self):
+        """(code, name, sentence, chosen) for every preset."""
+        return [
+            (code, preset_label(code), PRESET_SENTENCES.get(code, ""), code == self.preset_code)
+            for code in PRESETS
+        ]
 
     def options(self) -> dict:
         """The option values the user set, typed for ``rules.build_ruleset``."""
@@ -150,11 +224,18 @@ class InvitationForm(forms.Form):
 
 
 class ClaimForm(forms.Form):
-    player = forms.TypedChoiceField(label=_("I am"), coerce=int)
+    """Nobody is chosen until the person chooses: the list starts empty."""
+
+    player = forms.TypedChoiceField(
+        label=_("I am"), coerce=int,
+        error_messages={"required": _("Choose the player you are.")},
+    )  # fmt: skip
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [(p.pk, p.name) for p in players]
+        self.fields["player"].choices = [("", _("— choose your name —"))] + [
+            (p.pk, p.name) for p in players
+        ]
 
 
 class DisplayNameForm(forms.Form):
@@ -162,11 +243,21 @@ class DisplayNameForm(forms.Form):
 
 
 class PlayerMergeForm(forms.Form):
-    keep = forms.TypedChoiceField(label=_("Keep"), coerce=int)
-    merge = forms.TypedChoiceField(label=_("Merge into it (and delete)"), coerce=int)
+    """Nobody is chosen until the owner chooses; ``confirm`` is set by the page that shows what
+    will move (the first press only shows it)."""
+
+    keep = forms.TypedChoiceField(
+        label=_("Keep"), coerce=int,
+        error_messages={"required": _("Choose the player to keep.")},
+    )  # fmt: skip
+    merge = forms.TypedChoiceField(
+        label=_("Merge into it (and delete)"), coerce=int,
+        error_messages={"required": _("Choose the player recorded under the wrong name.")},
+    )  # fmt: skip
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [(p.pk, p.name) for p in players]
+        choices = [("", _("— choose a player —"))] + [(p.pk, p.name) for p in players]
         self.fields["keep"].choices = choices
         self.fields["merge"].choices = choices

@@ -16,7 +16,7 @@ from core.errors import EfudaError
 from scoring.cards import RANKS, SUIT_SYMBOLS, SUITS, TOTAL_HONOURS
 
 from ..fields import IntegerField
-from ..i18n import SUIT_NAMES, error_text, suit_class
+from ..i18n import PLAYER_LIST_PARAMS, PLAYER_PARAMS, SUIT_NAMES, error_text, suit_class
 from ..selectors.rulesets import session_rules
 from ..selectors.sessions import entry_players
 from ..services.errors import fail
@@ -81,13 +81,33 @@ class TapMultipleField(IntListField):
 _FIELD_ALIASES = {"called": "called_suit"}
 
 
+def _named(params: dict, names) -> dict:
+    """``params`` with player ids replaced by names (as ``render_message`` shows them)."""
+    params = dict(params)
+    for key, value in params.items():
+        if not (names and isinstance(value, str)):
+            continue
+        if key in PLAYER_PARAMS and value in names:
+            params[key] = names[value]
+        elif key in PLAYER_LIST_PARAMS:
+            params[key] = ", ".join(names.get(item, item) for item in value.split(", "))
+    return params
+
+
 def add_efuda_error(form: forms.Form, err: EfudaError, names=None) -> None:
-    """Show ``err`` beside the field it names; errors about other fields go on top."""
+    """Show ``err`` beside the field it names; errors about other fields go on top. The form
+    also keeps it as a code (``efuda_coded``: text → code, msgid, params), which the phone's
+    outbox stores to show it later in its reader's language."""
     name = _FIELD_ALIASES.get(err.field, err.field)
     field = name if name in form.fields else None
     if field is not None and isinstance(form.fields[field].widget, forms.HiddenInput):
         field = None  # e.g. "version": nothing to show it beside
-    form.add_error(field, error_text(err, names))
+    text = error_text(err, names)
+    coded = getattr(form, "efuda_coded", None)
+    if coded is None:
+        coded = form.efuda_coded = {}
+    coded[text] = (err.code, err.message, _named(err.params, names))
+    form.add_error(field, text)
 
 
 def _suit_choices(jokers: bool) -> tuple[list, dict]:
@@ -143,7 +163,7 @@ class EntryBase(forms.Form):
         try:
             return uuid.UUID(value)
         except ValueError:
-            self.add_error(None, error_text(fail("client_id", "client_id_invalid")))
+            add_efuda_error(self, fail("client_id", "client_id_invalid"))
             return None
 
     def value(self, name):
@@ -192,8 +212,6 @@ class NapoleonDealForm(EntryBase):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            self.initial.setdefault("discarded", 0)
         rules_ = self.ruleset
         seats = self.ids("seats")
         seated = [i for i in seats if str(i) in self.names]

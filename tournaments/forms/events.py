@@ -17,7 +17,13 @@ class TournamentForm(forms.Form):
     ruleset = forms.ModelChoiceField(queryset=ClubRuleSet.objects.none(), label=_("Rule set"))
     rounds_planned = IntegerField(min_value=1, max_value=30, initial=4, label=_("Rounds"))
     deals_per_round = IntegerField(
-        min_value=1, max_value=999, required=False, label=_("Deals per round")
+        min_value=1,
+        max_value=999,
+        required=False,
+        label=_("Deals per round"),
+        help_text=_(
+            "The most deals a table records in a round (shown at each table); empty: no limit."
+        ),
     )
     minutes_per_round = IntegerField(
         min_value=1, max_value=1440, required=False, label=_("Minutes per round")
@@ -26,7 +32,15 @@ class TournamentForm(forms.Form):
         choices=DrawMethod.choices, initial=DrawMethod.MIXING, label=_("Seating method")
     )
     table_size = IntegerField(
-        min_value=3, max_value=8, required=False, label=_("Preferred table size")
+        min_value=3,
+        max_value=8,
+        required=False,
+        label=_("Preferred table size"),
+        help_text=_(
+            "Players per table the draw aims for. When the players do not divide evenly, the "
+            "draw uses the other sizes the rule set allows, as few as it can. Empty: 5 where "
+            "the rules allow it, else the largest size they allow."
+        ),
     )
     standings_mode = forms.ChoiceField(choices=StandingsMode.choices, label=_("Standings"))
     require_confirmation = forms.BooleanField(
@@ -112,17 +126,77 @@ class DropForm(forms.Form):
 
 class PinIssueForm(forms.Form):
     revoke = forms.BooleanField(required=False)
+    confirm = forms.BooleanField(required=False)  # "yes, log that phone out"
+
+
+class ReplaceForm(forms.Form):
+    """“X replaces Y”: Y is an entry; X an entry chosen from those without a seat, or a name
+    typed (a club player or someone new, who is entered)."""
+
+    replaced = IdField(label=_("Replaced"))
+    substitute = IdField(required=False, label=_("By"))
+    substitute_name = forms.CharField(max_length=200, required=False, label=_("or a name"))
+    leaves = forms.BooleanField(required=False, label=_("and leaves the tournament"))
+
+    def clean(self):
+        data = super().clean()
+        data["substitute_name"] = " ".join((data.get("substitute_name") or "").split())
+        if not data.get("substitute") and not data["substitute_name"]:
+            self.add_error("substitute", _("Choose who takes the seat, or type a name."))
+        return data
+
+
+class FinishForm(forms.Form):
+    """Finishing a round: a decision for each deal still waiting (``deal-<id>``: confirm,
+    dispute or drop, with ``note-<id>`` for a dispute) and whether it is the last round."""
+
+    last = forms.BooleanField(required=False, label=_("This is the last round"))
+
+    def __init__(self, *args, waiting=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [
+            ("confirm", _("Confirm: it counts")),
+            ("dispute", _("Leave disputed: staff settle it later")),
+            ("drop", _("Drop: it counts nowhere")),
+        ]
+        for deal_id in waiting:
+            self.fields[f"deal-{deal_id}"] = forms.ChoiceField(
+                choices=choices, widget=forms.RadioSelect, label=_("Decision")
+            )
+            self.fields[f"note-{deal_id}"] = forms.CharField(
+                max_length=200, required=False, label=_("What is wrong?")
+            )
+
+    def decisions(self) -> tuple[dict[int, str], dict[int, str]]:
+        decided, notes = {}, {}
+        for name, value in self.cleaned_data.items():
+            if name.startswith("deal-") and value:
+                decided[int(name[5:])] = value
+            elif name.startswith("note-") and value:
+                notes[int(name[5:])] = value
+        return decided, notes
 
 
 class SeatingPinsForm(forms.Form):
-    """The seating cards' "print with new PINs" button: posted only with ``pins`` set, so a
-    stray POST never issues PINs by accident nor prints old cards in their place."""
+    """The seating cards' PIN variants, posted from the page that says what each does:
+    ``missing`` issues PINs to the players without one (nobody is logged out), ``all`` new
+    PINs to everyone (every phone opened with an old PIN is logged out). Required, so a stray
+    POST never issues PINs by accident nor prints old cards in their place."""
 
-    pins = forms.BooleanField(required=True)
+    pins = forms.ChoiceField(choices=[("missing", "missing"), ("all", "all")])
 
 
 class DisputeForm(forms.Form):
     note = forms.CharField(max_length=200, required=False, label=_("What is wrong?"))
+
+
+class ConfirmForm(forms.Form):
+    """A second step's "yes" (drawing a round again)."""
+
+    confirm = forms.BooleanField(required=False)
+
+    def is_valid_yes(self) -> bool:
+        return self.is_valid() and self.cleaned_data["confirm"]
 
 
 class FreezeForm(forms.Form):

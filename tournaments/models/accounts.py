@@ -64,6 +64,7 @@ class ClaimStatus(models.TextChoices):
     PENDING = "pending", _("Waiting for the owner")
     CONFIRMED = "confirmed", _("Confirmed")
     REJECTED = "rejected", _("Rejected")
+    UNDONE = "undone", _("Confirmed, then undone by an owner")
 
 
 class PlayerClaim(models.Model):
@@ -99,7 +100,13 @@ class PlayerClaim(models.Model):
 
 
 class PlayerMerge(models.Model):
-    """A record of two players made one: ``merged_name`` (gone) into ``kept``."""
+    """A record of two players made one: ``merged_name`` (gone) into ``kept``.
+
+    ``moves`` keeps exactly what the merge changed, so an owner can undo it: for each deal its
+    id, the places its data named the merged player (``{"seats": [2], "napoleon": true}``) and
+    the deal's version after the merge (a later edit makes the undo refuse that deal); the
+    invitations and claims moved; whether the account link moved; the merged player's own
+    settings (active)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     kept = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="merges")
@@ -111,6 +118,15 @@ class PlayerMerge(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     at = models.DateTimeField(auto_now_add=True)
+    moves = models.JSONField(default=dict, blank=True, editable=False)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["-at", "-id"]

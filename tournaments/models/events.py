@@ -64,6 +64,9 @@ class Tournament(models.Model):
         help_text=_("The live standings stop at the round before these rounds until revealed."),
     )
     standings_revealed = models.BooleanField(_("standings revealed"), default=False)
+    # Set when the last round is finished (or staff end the tournament after an earlier one):
+    # no round is drawn after it; the results are final (corrections still re-count them).
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     extra_staff = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
@@ -143,6 +146,10 @@ class TournamentTable(models.Model):
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))
     seats = models.JSONField(default=list)  # player ids in seat order
+    # Substitutions once the round has started, in order: [{"seat": 1-based seat, "out": player
+    # id, "in": player id, "from_seq": the first deal the substitute plays}]. ``seats`` holds
+    # who plays each seat now; these say who played it before (services/events/changes.py).
+    replacements = models.JSONField(default=list, blank=True)
     session = models.OneToOneField(
         GameSession, on_delete=models.PROTECT, null=True, blank=True, related_name="event_table"
     )

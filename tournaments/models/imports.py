@@ -10,7 +10,7 @@ STOPPED = "stopped"  # the stage of a job whose worker stopped
 
 
 class ImportJob(models.Model):
-    """One uploaded results file, imported by the task queue (``tournaments/tasks.py``).
+    """One uploaded results file, imported by the task queue (``services/import_jobs.py``).
 
     The file is kept in the row until the import ends (then emptied), so the worker needs no
     shared disk. ``problems`` holds every error as ``[line, field, message]`` in the uploader's

@@ -61,7 +61,9 @@ def session_sheet_pdf(session: GameSession) -> bytes:
 @dataclass(frozen=True)
 class PointGrid:
     """The rule set's point tables side by side: one line per bid (or one for a flat table),
-    five cells per player count (Napoleon, adjutant, ally, solo Napoleon, solo ally)."""
+    five cells per player count (Napoleon, adjutant, ally, solo Napoleon, solo ally), each the
+    points that player gets when the Napoleon wins — the case the printed caption names — with
+    its sign: the allies' cells are negative (on a loss every sign flips)."""
 
     counts: list[int]
     lines: list[tuple[int | None, list]]  # (bid or None, cells; "" where a bid is not allowed)
@@ -83,8 +85,9 @@ def point_grid(ruleset: rules.RuleSet, seat_count: int | None) -> PointGrid:
         cells: list = []
         for rows in tables.values():
             row = rows.get(bid) or rows.get(None)
+            # The scoring core gives the allies -sign × ally (scoring/napoleon.py).
             cells += (
-                [row.napoleon, row.adjutant, row.ally, row.solo_napoleon, row.solo_ally]
+                [row.napoleon, row.adjutant, -row.ally, row.solo_napoleon, -row.solo_ally]
                 if row
                 else [""] * 5
             )

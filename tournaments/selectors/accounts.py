@@ -4,8 +4,10 @@ club's membership history."""
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass, field
 
+from django.db.models import F
 from django.utils import timezone
 
 from ..models import (
@@ -18,12 +20,15 @@ from ..models import (
     Player,
     PlayerClaim,
     PlayerMerge,
+    Role,
     ScoreLine,
 )
 from .sessions import ROLE_LABELS, _title_label
 from .standings import Period, StandingRow, standings
+from .visibility import Visibility
 
 RECENT_DEALS = 10
+TOKEN_CHARS = re.compile(r"[A-Za-z0-9_-]+")
 HISTORY_ROWS = 50
 
 
@@ -47,7 +52,9 @@ def invitation_state(invitation: Invitation, now: datetime.datetime | None = Non
 
 
 def invitation_by_token(token: str) -> Invitation | None:
-    if not token or len(token) > 64:
+    """The invitation with this token, or None — also for anything a token cannot be (only
+    ``secrets.token_urlsafe`` characters: PostgreSQL refuses a NUL byte in a query)."""
+    if not token or len(token) > 64 or not TOKEN_CHARS.fullmatch(token):
         return None
     return Invitation.objects.select_related("club", "player").filter(token=token).first()
 
@@ -69,6 +76,17 @@ def club_pending_claims(*, club: Club) -> list[PlayerClaim]:
         PlayerClaim.objects.filter(club=club, status=ClaimStatus.PENDING)
         .select_related("player", "user")
         .order_by("created_at", "id")
+    )
+
+
+def club_decided_claims(*, club: Club, limit: int = 20) -> list[PlayerClaim]:
+    """The latest confirmed claims (an owner may undo one made by mistake) and undone ones."""
+    return list(
+        PlayerClaim.objects.filter(
+            club=club, status__in=[ClaimStatus.CONFIRMED, ClaimStatus.UNDONE]
+        )
+        .select_related("player", "user", "decided_by")
+        .order_by("-decided_at", "-id")[:limit]
     )
 
 
@@ -107,7 +125,9 @@ def membership_history(*, club: Club, limit: int = HISTORY_ROWS) -> list[MemberE
 
 
 def club_merges(*, club: Club) -> list[PlayerMerge]:
-    return list(PlayerMerge.objects.filter(club=club).select_related("kept", "by")[:20])
+    return list(
+        PlayerMerge.objects.filter(club=club).select_related("kept", "by", "undone_by")[:20]
+    )
 
 
 def my_clubs(*, user) -> list[Membership]:
@@ -151,23 +171,27 @@ class MySummary:
     recent: list[ScoreLine] = field(default_factory=list)
 
 
-def my_summary(*, club: Club, player: Player, today: datetime.date) -> MySummary:
-    """My standing this month (each game), my last session and my latest score lines."""
+def my_summary(
+    *, club: Club, player: Player, visibility: Visibility, today: datetime.date
+) -> MySummary:
+    """My standing this month (each game), my last session and my latest score lines, as far
+    as I may see them (``visibility``: a frozen round stays hidden from its players too)."""
     month = Period.this_month(today)
     summary = MySummary(player=player, month=month)
     for game in Game.values:
-        rows = standings(club=club, game=game, period=month).rows
+        rows = standings(club=club, game=game, period=month, visibility=visibility).rows
         summary.standing[game] = next((r for r in rows if r.player_id == player.id), None)
         summary.ranked[game] = len(rows)
     # Per game along the (player, game, date) index, newest first: a few rows however long
     # the player's history.
     recent = []
     for game in Game.values:
-        recent += (
-            ScoreLine.objects.filter(player=player, game=game)
-            .select_related("session", "deal")
-            .order_by("-date", "-deal_id")[:RECENT_DEALS]
-        )
+        lines = ScoreLine.objects.filter(player=player, game=game)
+        if not visibility.everything:
+            lines = lines.exclude(session_id__in=visibility.hidden_sessions())
+        recent += lines.select_related("session", "deal").order_by("-date", "-deal_id")[
+            :RECENT_DEALS
+        ]
     recent.sort(key=lambda line: (line.date, line.deal_id), reverse=True)
     recent = recent[:RECENT_DEALS]
     for line in recent:
@@ -178,3 +202,34 @@ def my_summary(*, club: Club, player: Player, today: datetime.date) -> MySummary
     summary.recent = recent
     summary.last_session = recent[0].session if recent else None
     return summary
+
+
+@dataclass
+class ClubTools:
+    """What the club home offers the person looking at it: their role and, for owners, what
+    waits for them (claims to confirm, open invitations)."""
+
+    role: str | None
+    pending_claims: int = 0
+    open_invitations: int = 0
+
+    @property
+    def can_record(self) -> bool:
+        return self.role in (Role.OWNER, Role.SCOREKEEPER)
+
+    @property
+    def can_manage(self) -> bool:
+        return self.role == Role.OWNER
+
+
+def club_tools(*, club: Club, role: str | None) -> ClubTools:
+    tools = ClubTools(role=role)
+    if role == Role.OWNER:
+        tools.pending_claims = PlayerClaim.objects.filter(
+            club=club, status=ClaimStatus.PENDING
+        ).count()
+        tools.open_invitations = Invitation.objects.filter(
+            club=club, revoked_at__isnull=True, expires_at__gt=timezone.now(),
+            uses__lt=F("max_uses"),
+        ).count()  # fmt: skip
+    return tools

@@ -21,6 +21,7 @@ from ..models import (
 )
 from ..permissions import has_role
 from .standings import Period, StandingRow, leaders
+from .visibility import Visibility
 
 LATEST_SESSIONS = 10
 UPCOMING_TOURNAMENTS = 5
@@ -74,7 +75,18 @@ def club_admin(*, club: Club) -> ClubAdmin:
 
 
 def club_rulesets(*, club: Club) -> list[ClubRuleSet]:
-    return list(ClubRuleSet.objects.filter(club=club).order_by("code"))
+    """The club's rule sets, each with ``label`` (its name as every page shows it) and
+    ``preset_label`` (the preset it starts from, in words)."""
+    import rules
+
+    from .sessions import preset_name, ruleset_label
+
+    found = list(ClubRuleSet.objects.filter(club=club).order_by("code"))
+    for ruleset in found:
+        ruleset.label = ruleset_label(ruleset)
+        preset = rules.PRESETS.get(ruleset.preset)
+        ruleset.preset_label = preset_name(preset) if preset else ruleset.preset
+    return found
 
 
 def upcoming_tournaments(*, club: Club, user, today: datetime.date) -> list[Tournament]:
@@ -86,14 +98,18 @@ def upcoming_tournaments(*, club: Club, user, today: datetime.date) -> list[Tour
     return list(qs.order_by("date", "id")[:UPCOMING_TOURNAMENTS])
 
 
-def club_home(*, club: Club, user, today: datetime.date) -> ClubHome:
+def club_home(*, club: Club, user, visibility: Visibility, today: datetime.date) -> ClubHome:
+    """This month's leaders and the latest sessions as the reader may see them (``visibility``),
+    and the upcoming tournaments ``user`` may see."""
     month = Period.this_month(today)
     home = ClubHome(club=club, month=month)
     for game in Game.values:
-        home.leaders[game] = leaders(club=club, game=game, period=month)
+        home.leaders[game] = leaders(club=club, game=game, period=month, visibility=visibility)
     # Two small queries rather than one GROUP BY that would count every session's deals.
     sessions = list(
-        GameSession.objects.filter(club=club).order_by("-date", "table", "-id")[:LATEST_SESSIONS]
+        visibility.sessions(GameSession.objects.filter(club=club)).order_by(
+            "-date", "table", "-id"
+        )[:LATEST_SESSIONS]
     )
     counts = dict(
         Deal.objects.filter(session__in=[s.id for s in sessions], is_deleted=False)
@@ -124,10 +140,19 @@ def club_page_version(*, slug: str | None = None, tournament_id=None) -> tuple[i
 def replica_caught_up(*, club_id: int, version: int) -> bool:
     """Whether a configured read replica already holds the club at ``version`` (the primary's):
     only then may a page for the shared cache be rendered from it, so no cache key is ever
-    filled with older data. False when there is no replica."""
-    from django.conf import settings
+    filled with older data. False when there is no replica, and when it cannot be reached (it is
+    then left alone for a while: config/routers.py)."""
+    from django.db import DatabaseError
 
-    if "replica" not in settings.DATABASES:
+    from config.routers import REPLICA, replica_failed, replica_usable
+
+    if not replica_usable():
         return False
-    seen = Club.objects.using("replica").filter(pk=club_id).values_list("data_version", flat=True)
+    try:
+        seen = list(
+            Club.objects.using(REPLICA).filter(pk=club_id).values_list("data_version", flat=True)
+        )
+    except DatabaseError as error:  # down, hung past the connect timeout, or failing
+        replica_failed(error)
+        return False
     return bool(seen) and seen[0] >= version

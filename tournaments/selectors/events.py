@@ -4,7 +4,7 @@ the live standings (raw points or rank points, with adjustments)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from django.db.models import Q
@@ -17,6 +17,7 @@ from ..models import (
     Deal,
     DealConfirmation,
     Membership,
+    PinAttempt,
     Role,
     ScoreLine,
     StandingsMode,
@@ -26,6 +27,7 @@ from ..models import (
     TournamentTable,
 )
 from ..permissions import has_role
+from .visibility import last_round_shown
 
 RANK_SCALE = Decimal(10)  # rank points of a table's winner; the last gets 0, the mean is 5
 SITOUT_RANK_POINTS = RANK_SCALE / 2
@@ -36,21 +38,26 @@ TIEBREAKS = ranking.TOURNAMENT_TIEBREAKS  # documented in docs/tournaments.md
 
 
 def is_staff(user, tournament: Tournament) -> bool:
-    """Club scorekeepers and owners, the tournament's extra staff, and whoever created it
-    while they are a member of the club."""
+    """Club scorekeepers and owners, and the tournament's extra staff while they are members
+    of the club. Read from the memberships at every request: leaving the club (or a removal
+    that missed a row) takes the rights away at once."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if has_role(user, tournament.club, Role.SCOREKEEPER) or is_creator(user, tournament):
+    if has_role(user, tournament.club, Role.SCOREKEEPER):
         return True
-    return tournament.extra_staff.filter(pk=user.pk).exists()
+    return (
+        has_role(user, tournament.club, Role.MEMBER)
+        and tournament.extra_staff.filter(pk=user.pk).exists()
+    )
 
 
 def is_creator(user, tournament: Tournament) -> bool:
-    """Whoever created the tournament, while still a member of its club."""
+    """Whoever created the tournament, while they keep a role that may create one (scorekeeper
+    or owner): a creator lowered to member or removed keeps no right from having created it."""
     return (
         tournament.created_by_id is not None
         and tournament.created_by_id == getattr(user, "pk", None)
-        and has_role(user, tournament.club, Role.MEMBER)
+        and has_role(user, tournament.club, Role.SCOREKEEPER)
     )
 
 
@@ -62,10 +69,10 @@ def can_see(user, tournament: Tournament, entry: TournamentEntry | None = None) 
 
 
 def club_tournaments(*, club, user) -> list[Tournament]:
+    """Members (the extra staff are members) see every tournament, others the public ones."""
     qs = Tournament.objects.filter(club=club)
     if not has_role(user, club, Role.MEMBER):
-        extra = Q(extra_staff=user) if getattr(user, "is_authenticated", False) else Q(pk=None)
-        qs = qs.filter(Q(is_public=True) | extra).distinct()
+        qs = qs.filter(is_public=True)
     return list(qs.order_by("-date", "-id"))
 
 
@@ -84,6 +91,7 @@ class TableView:
     deal_count: int = 0
     pending: int = 0
     disputed: int = 0
+    replaced: list[tuple[str, str, int]] = field(default_factory=list)  # (out, in, from deal)
 
 
 @dataclass
@@ -100,6 +108,14 @@ def seconds_left(rnd: TournamentRound, now=None) -> int | None:
         now = now or timezone.now()
         return max(0, int((rnd.timer_ends_at - now).total_seconds()))
     return rnd.timer_left
+
+
+def replaced_names(table: TournamentTable, names: dict[int, str]) -> list[tuple[str, str, int]]:
+    """The table's substitutions: (who was replaced, who plays the seat now, from deal no.)."""
+    return [
+        (names.get(r["out"], str(r["out"])), names.get(r["in"], str(r["in"])), r["from_seq"])
+        for r in table.replacements or []
+    ]
 
 
 def round_view(rnd: TournamentRound, names: dict[int, str] | None = None) -> RoundView:
@@ -124,6 +140,14 @@ def round_view(rnd: TournamentRound, names: dict[int, str] | None = None) -> Rou
             deal_count=counts.get(t.session_id, 0),
             pending=states[(t.pk, ConfirmationState.PENDING)],
             disputed=states[(t.pk, ConfirmationState.DISPUTED)],
+            replaced=[
+                (
+                    names.get(r["out"], str(r["out"])),
+                    names.get(r["in"], str(r["in"])),
+                    r["from_seq"],
+                )
+                for r in t.replacements or []
+            ],  # fmt: skip
         )
         for t in tables
     ]
@@ -139,6 +163,49 @@ def round_view(rnd: TournamentRound, names: dict[int, str] | None = None) -> Rou
 def current_round(tournament: Tournament) -> TournamentRound | None:
     """The latest round (drawn, running or finished)."""
     return tournament.rounds.order_by("-number").first()
+
+
+@dataclass
+class TournamentState:
+    """Where a tournament stands: its rounds, the one being played, whether it is finished."""
+
+    tournament: Tournament
+    rounds: list[TournamentRound]
+
+    def round(self, number: int) -> TournamentRound | None:
+        return next((r for r in self.rounds if r.number == number), None)
+
+    @property
+    def latest(self) -> TournamentRound | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def playing(self) -> TournamentRound | None:
+        """The round being played (started, not finished), if any."""
+        return next((r for r in reversed(self.rounds) if r.started_at and not r.finished_at), None)
+
+    @property
+    def drawn(self) -> TournamentRound | None:
+        """The round drawn and not started yet, if any."""
+        latest = self.latest
+        return latest if latest is not None and latest.started_at is None else None
+
+    @property
+    def finished(self) -> bool:
+        return self.tournament.finished_at is not None
+
+    @property
+    def last_round_finished(self) -> bool:
+        latest = self.latest
+        return (
+            latest is not None
+            and latest.finished_at is not None
+            and latest.number >= self.tournament.rounds_planned
+        )
+
+
+def tournament_state(tournament: Tournament) -> TournamentState:
+    return TournamentState(tournament=tournament, rounds=list(tournament.rounds.order_by("number")))
 
 
 def current_table(tournament: Tournament, number: int) -> TournamentTable | None:
@@ -160,39 +227,144 @@ def entry_table(tournament: Tournament, entry: TournamentEntry) -> TournamentTab
     return None
 
 
+def seat_history(table: TournamentTable) -> list[list[tuple[int, int]]]:
+    """Who played each seat of a table, in seat order: per seat a list of (player id, first
+    deal played), oldest first. Without a substitution each seat is ``[(player, 1)]``; the
+    table's ``replacements`` (services/events/changes.py) add the substitutes."""
+    by_seat: dict[int, list[dict]] = defaultdict(list)
+    for change in table.replacements or []:
+        by_seat[int(change["seat"]) - 1].append(change)
+    history = []
+    for index, holder in enumerate(table.seats):
+        changes = by_seat.get(index)
+        if not changes:
+            history.append([(holder, 1)])
+            continue
+        history.append([(changes[0]["out"], 1)] + [(c["in"], int(c["from_seq"])) for c in changes])
+    return history
+
+
+def players_at(table: TournamentTable, seq: int) -> list[int]:
+    """The table's players, in seat order, for its deal number ``seq``."""
+    players = []
+    for timeline in seat_history(table):
+        player = timeline[0][0]
+        for candidate, start in timeline:
+            if start <= seq:
+                player = candidate
+        players.append(player)
+    return players
+
+
+def table_players(table: TournamentTable) -> set[int]:
+    """Everyone who holds or held a seat at the table this round."""
+    return {p for timeline in seat_history(table) for p, _start in timeline}
+
+
+def session_table(session_id: int) -> TournamentTable | None:
+    """The tournament table a club session is (``E<t>-R<r>-T<n>``), None for a club's own."""
+    return (
+        TournamentTable.objects.select_related("round__tournament__club", "session")
+        .filter(session_id=session_id)
+        .first()
+    )
+
+
+def next_seq(table: TournamentTable) -> int:
+    """The number the table's next deal will get (deleted deals keep their numbers)."""
+    if table.session_id is None:
+        return 1
+    last = Deal.objects.filter(session_id=table.session_id).order_by("-seq").first()
+    return (last.seq if last else 0) + 1
+
+
+def live_deal_count(table: TournamentTable) -> int:
+    if table.session_id is None:
+        return 0
+    return Deal.objects.filter(session_id=table.session_id, is_deleted=False).count()
+
+
 @dataclass
 class TableDeal:
     deal: Deal
-    points: list[int]  # per seat, in the table's seat order
+    points: list[int]  # per seat, in the table's seat order (whoever played the seat then)
     state: str
     state_label: str
     recorded_by: int | None  # entry id
+    detail: object = None  # a selectors.sessions.DealRow: the deal as the club pages show it
+    note: str = ""  # what is wrong, when disputed
+    disputed_by: str = ""  # the player who disputed it (empty: staff)
 
 
-def table_deals(table: TournamentTable) -> list[TableDeal]:
+def table_deals(
+    table: TournamentTable, *, names: dict[int, str] | None = None, deleted: bool = False
+) -> list[TableDeal]:
+    """The deals of a table with their state, the dispute's note and the deal itself (who
+    played, Napoleon, bid, trump, adjutant, honours, each player's points). ``deleted`` adds
+    the deals staff dropped (they can restore them)."""
+    from .sessions import preview_row  # the club pages' own deal rows, rendered the same way
+
     if table.session_id is None:
         return []
-    deals = list(Deal.objects.filter(session_id=table.session_id, is_deleted=False).order_by("seq"))
-    confirmations = {c.deal_id: c for c in DealConfirmation.objects.filter(deal__in=deals)}
+    deals_qs = Deal.objects.filter(session_id=table.session_id)
+    if not deleted:
+        deals_qs = deals_qs.filter(is_deleted=False)
+    deals = list(deals_qs.order_by("seq"))
+    confirmations = {
+        c.deal_id: c
+        for c in DealConfirmation.objects.filter(deal__in=deals).select_related(
+            "decided_by__player"
+        )
+    }
     lines: dict[int, dict[int, int]] = defaultdict(dict)
     for deal_id, player_id, points in ScoreLine.objects.filter(deal__in=deals).values_list(
         "deal_id", "player_id", "points"
     ):
         lines[deal_id][player_id] = points
+    if names is None:
+        names = names_of(table.round.tournament)
+    texts = {str(k): v for k, v in names.items()}
     rows = []
     for deal in deals:
         c = confirmations.get(deal.pk)
         state = c.state if c else ConfirmationState.CONFIRMED
+        detail = preview_row(game=deal.game, data=deal.data, outcome=deal.outcome, names=texts)
         rows.append(
             TableDeal(
                 deal=deal,
-                points=[lines[deal.pk].get(p, 0) for p in table.seats],
+                points=[lines[deal.pk].get(p, 0) for p in players_at(table, deal.seq)],
                 state=state,
                 state_label=ConfirmationState(state).label,
                 recorded_by=c.recorded_by_id if c else None,
+                detail=replace(detail, id=deal.pk, seq=deal.seq, is_deleted=deal.is_deleted),
+                note=c.note if c and state == ConfirmationState.DISPUTED else "",
+                disputed_by=(
+                    c.decided_by.player.name
+                    if c and state == ConfirmationState.DISPUTED and c.decided_by
+                    else ""
+                ),
             )
         )
     return rows
+
+
+@dataclass
+class SeatTotal:
+    names: list[str]  # who played the seat, in order (a substitute after the one replaced)
+    points: int
+
+
+def table_totals(table: TournamentTable, rows: list[TableDeal], names: dict[int, str]):
+    """Each seat's points over the table's counted deals (waiting and disputed ones aside)."""
+    totals = []
+    for index, timeline in enumerate(seat_history(table)):
+        points = sum(
+            r.points[index]
+            for r in rows
+            if r.state == ConfirmationState.CONFIRMED and not r.deal.is_deleted
+        )
+        totals.append(SeatTotal(names=[names.get(p, str(p)) for p, _ in timeline], points=points))
+    return totals
 
 
 def disputed_deals(tournament: Tournament) -> list[DealConfirmation]:
@@ -205,6 +377,47 @@ def disputed_deals(tournament: Tournament) -> list[DealConfirmation]:
         .select_related("deal", "table__round", "decided_by__player")
         .order_by("updated_at")
     )
+
+
+@dataclass
+class OpenDeal:
+    """A deal that does not count yet (waiting or disputed), with its table, for the staff."""
+
+    table: TournamentTable
+    label: str
+    row: TableDeal
+    seats: list[tuple[int, str]]  # who played it, in seat order
+
+
+def open_deals(
+    tournament: Tournament, *, rnd: TournamentRound | None = None, states=None
+) -> list[OpenDeal]:
+    """Deals waiting for confirmation or disputed (``states``), of one round or of the whole
+    tournament, each with the deal itself and its note: what the staff decide on."""
+    states = set(states or (ConfirmationState.PENDING, ConfirmationState.DISPUTED))
+    tables_qs = TournamentTable.objects.filter(
+        confirmations__state__in=states, confirmations__deal__is_deleted=False
+    )
+    tables_qs = (
+        tables_qs.filter(round=rnd)
+        if rnd is not None
+        else tables_qs.filter(round__tournament=tournament)
+    )
+    tables = list(tables_qs.distinct().select_related("round").order_by("round__number", "number"))
+    names = names_of(tournament)
+    found = []
+    for table in tables:
+        for row in table_deals(table, names=names):
+            if row.state in states:
+                found.append(
+                    OpenDeal(
+                        table=table,
+                        label=f"R{table.round.number}-T{table.number}",
+                        row=row,
+                        seats=[(p, names.get(p, str(p))) for p in players_at(table, row.deal.seq)],
+                    )
+                )
+    return found
 
 
 # --- standings -------------------------------------------------------------------------------
@@ -290,32 +503,39 @@ def tournament_standings(
         .exclude(state=ConfirmationState.CONFIRMED)
         .values_list("deal_id", flat=True)
     )
-    table_points: dict[int, dict[int, int]] = {t.pk: {p: 0 for p in t.seats} for t in tables}
+    # Live deals per table (deal number), to tell who played a seat before a substitute.
+    live_seqs: dict[int, list[int]] = defaultdict(list)
+    for session_id, seq in Deal.objects.filter(
+        session_id__in=list(session_table), is_deleted=False
+    ).values_list("session_id", "seq"):
+        live_seqs[session_table[session_id].pk].append(seq)
+    table_points: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    table_deals_of: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     deal_ids_seen: dict[int, set] = defaultdict(set)
     played_tables: set[int] = set()  # tables with at least one counted deal
+    members = {t.pk: table_players(t) for t in tables}
     for deal_id, session_id, player_id, points in ScoreLine.objects.filter(
         session_id__in=list(session_table)
     ).values_list("deal_id", "session_id", "player_id", "points"):
         if deal_id in uncounted_ids:
             continue
         table = session_table[session_id]
-        table_points[table.pk][player_id] = table_points[table.pk].get(player_id, 0) + points
+        if player_id not in members[table.pk]:
+            continue  # only the table's own players count at a tournament table
+        table_points[table.pk][player_id] += points
+        table_deals_of[table.pk][player_id] += 1
         deal_ids_seen[player_id].add(deal_id)
         played_tables.add(table.pk)
     for rnd in rounds:
         for table in rnd.tables.all():
-            scores = table_points[table.pk]
-            ranks = rank_points(scores)
-            top = max(scores.values()) if scores else None
-            for p, value in scores.items():
-                row = by_player.get(p)
-                if row is None:
-                    continue
-                row.points += value
-                row.rank_points += ranks[p]
-                row.rounds += 1
-                if value == top and len(scores) > 1 and table.pk in played_tables:
-                    row.table_wins += 1
+            _table_standings(
+                table,
+                by_player,
+                points=table_points[table.pk],
+                deals=table_deals_of[table.pk],
+                seqs=live_seqs[table.pk],
+                played=table.pk in played_tables,
+            )
         for p in rnd.sitouts:
             if p in by_player:
                 by_player[p].rank_points += SITOUT_RANK_POINTS
@@ -343,6 +563,42 @@ def tournament_standings(
     )
 
 
+def _table_standings(table, by_player, *, points, deals, seqs, played: bool) -> None:
+    """One table's part of the standings. Each player keeps the points of the deals they
+    played. Rank points and the table win belong to a seat: the seat's points are those of
+    everyone who played it; its rank points are shared between them by counted deals played
+    (all to the one holding the seat while none counted), and its table win goes to whoever
+    played most of its counted deals (the later one on a tie). A player replaced before the
+    table's first deal did not play there."""
+    history = seat_history(table)
+    seat_points = {i: sum(points.get(p, 0) for p, _ in tl) for i, tl in enumerate(history)}
+    ranks = rank_points(seat_points)
+    top = max(seat_points.values()) if seat_points else None
+    for index, timeline in enumerate(history):
+        counted = sum(deals.get(p, 0) for p, _ in timeline)
+        players = []
+        for position, (p, start) in enumerate(timeline):
+            end = timeline[position + 1][1] if position + 1 < len(timeline) else None
+            holder = end is None
+            if holder or any(start <= seq < end for seq in seqs):
+                players.append(p)
+        for p in dict.fromkeys(players):
+            row = by_player.get(p)
+            if row is None:
+                continue
+            row.points += points.get(p, 0)
+            row.rounds += 1
+            if counted:
+                share = Decimal(deals.get(p, 0)) / Decimal(counted)
+            else:
+                share = Decimal(1) if p == timeline[-1][0] else Decimal(0)
+            row.rank_points += (ranks[index] * share).quantize(Decimal("0.01"))
+        if played and len(history) > 1 and seat_points[index] == top:
+            winner = max(reversed(players), key=lambda p: deals.get(p, 0))
+            if winner in by_player:
+                by_player[winner].table_wins += 1
+
+
 def _adjustments_through(tournament: Tournament, through_round: int) -> Q:
     """Adjustments of rounds up to ``through_round``; those without a round count when made
     before the next round started."""
@@ -364,7 +620,7 @@ def freeze_round(tournament: Tournament) -> int | None:
     hidden = tournament.standings_hidden_rounds
     if not hidden or tournament.standings_revealed:
         return None
-    last_shown = max(0, tournament.rounds_planned - hidden)
+    last_shown = last_round_shown(rounds_planned=tournament.rounds_planned, hidden_rounds=hidden)
     if not tournament.rounds.filter(number__gt=last_shown, started_at__isnull=False).exists():
         return None
     return last_shown
@@ -426,3 +682,39 @@ def tournament_staff(tournament: Tournament) -> list[StaffMember]:
 
 def _role_label(membership) -> str:
     return Role(membership.role).label if membership is not None else ""
+
+
+# --- PINs ------------------------------------------------------------------------------------
+
+
+def pin_overview(tournament: Tournament) -> dict:
+    """Who has a PIN and whose phone new PINs would log out: the active players without a PIN,
+    those with one, and among them the players seated in the round being played."""
+    entries = list(
+        tournament.entries.filter(dropped_at_round__isnull=True).select_related("player")
+    )
+    playing = tournament_state(tournament).playing
+    seated = set()
+    if playing is not None:
+        for table in playing.tables.all():
+            seated.update(table.seats)
+    return {
+        "missing": [e.player.name for e in entries if not e.pin_hash],
+        "with_pin": [e.player.name for e in entries if e.pin_hash],
+        "logged_out_now": [e.player.name for e in entries if e.pin_hash and e.player_id in seated],
+        "playing": playing,
+    }
+
+
+def pin_lockouts(tournament: Tournament, *, limit_bare: int, limit_entry: int, since) -> int:
+    """How many phones (client address, and the player they tried) cannot try a PIN now."""
+    counts: dict[tuple[str, int | None], int] = defaultdict(int)
+    for address, entry_id in PinAttempt.objects.filter(
+        tournament=tournament, created_at__gte=since
+    ).values_list("address", "entry_id"):
+        counts[(address, entry_id)] += 1
+    return sum(
+        1
+        for (_address, entry_id), n in counts.items()
+        if n >= (limit_entry if entry_id is not None else limit_bare)
+    )

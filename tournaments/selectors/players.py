@@ -1,16 +1,18 @@
-"""A player's statistics, read from aggregates only (monthly rows, all-time rows, bid record)."""
+"""A player's statistics, read from aggregates (monthly rows, all-time rows, bid record), less
+the deals hidden from the reader (``selectors/visibility.py``), summed from their own lines."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.db.models import Count, Q, Sum
 
 from scoring.cards import SUIT_SYMBOLS
 
-from ..models import BidAggregate, Game, Player, StandingAggregate
-from .standings import _FIELDS, TITLE_FIELDS
+from ..models import BidAggregate, Game, Player, ScoreLine, StandingAggregate
+from .standings import _FIELDS, TITLE_FIELDS, hidden_counters, subtract
+from .visibility import Visibility
 
 
 @dataclass
@@ -49,6 +51,11 @@ class PlayerStats:
     months: dict[str, list[MonthRow]] = field(default_factory=dict)  # game -> by month
     by_bid: list[BidRow] = field(default_factory=list)
     by_trump: list[BidRow] = field(default_factory=list)
+    # The months shown: the latest MONTHS_SHOWN by default (``since`` the first of them, with
+    # ``earlier`` months left out), or all of them when asked for.
+    since: str = ""
+    earlier: bool = False
+    all_months: bool = False
 
     @property
     def games(self) -> list[str]:
@@ -86,25 +93,81 @@ def _month_index(month: str) -> int:
     return int(month[:4]) * 12 + int(month[5:7]) - 1
 
 
-def player_stats(*, player: Player) -> PlayerStats:
-    """Two small queries: the all-time and latest months' rows, and the bid record.
-    Cumulative points count back from the all-time total, so the window needs no history."""
-    stats = PlayerStats(player=player)
+def _hidden(player: Player, visibility: Visibility) -> dict[tuple, dict]:
+    """The player's hidden lines' counters by (game, month) and by game ("all"). Read for
+    every player of the hidden sessions and picked out here, so that the query walks the
+    session index only (bounded by the hidden tournaments), not the player's history."""
+    out: dict[tuple, dict] = {}
+    for game in Game.values:
+        by_month = hidden_counters(visibility=visibility, game=game, by=("player_id", "month"))
+        for (player_id, month), counters in by_month.items():
+            if player_id != player.pk:
+                continue
+            out[(game, month.strftime("%Y-%m"))] = counters
+            total = out.setdefault((game, "all"), dict.fromkeys(counters, 0))
+            for name, value in counters.items():
+                total[name] += value
+    return out
+
+
+def _hidden_bids(player: Player, visibility: Visibility) -> dict[tuple, dict]:
+    if visibility.everything or not visibility.hidden_session_ids:
+        return {}
+    rows = (
+        ScoreLine.objects.filter(
+            role="napoleon", bid__isnull=False, session_id__in=visibility.hidden_session_ids
+        )
+        .values("player_id", "bid", "trump")
+        .annotate(
+            deals=Count("id"), wins=Count("id", filter=Q(won=True)),
+            solo_deals=Count("id", filter=Q(solo=True)),
+            solo_wins=Count("id", filter=Q(solo=True, won=True)),
+            points=Sum("points", default=0),
+        )
+        .order_by()
+    )  # fmt: skip
+    return {
+        (row.pop("bid"), row.pop("trump")): row for row in rows if row.pop("player_id") == player.pk
+    }
+
+
+def player_stats(
+    *, player: Player, visibility: Visibility, all_months: bool = False
+) -> PlayerStats:
+    """Two small queries: the all-time and latest months' rows, and the bid record; two more
+    over the player's hidden lines when the reader may not see some deals. Cumulative points
+    count back from the all-time total, so the window needs no history. ``all_months`` reads
+    every month (one row per month played: still small)."""
+    stats = PlayerStats(player=player, all_months=all_months)
+    hidden = _hidden(player, visibility)
     rows = (
         StandingAggregate.objects.filter(player=player, deals__gt=0)
         .filter(Q(period="all") | Q(period__contains="-"))
         .order_by("-period")  # "all" sorts before "YYYY-MM" descending
-        .values("game", "period", *_FIELDS)[: (MONTHS_SHOWN + 1) * len(Game.values)]
+        .values("game", "period", *_FIELDS)
     )
+    if not all_months:
+        rows = rows[: (MONTHS_SHOWN + 1) * len(Game.values) + 1]
     recent = []
     for row in rows:
+        subtract(row, hidden.get((row["game"], row["period"])))
+        if row["deals"] <= 0:
+            continue
         if row["period"] == "all":
             stats.totals[row["game"]] = row
         else:
             recent.append((row["game"], row["period"], row["points"], row["deals"]))
-    if recent:
+    if recent and not all_months:
         newest = _month_index(recent[0][1])
-        recent = [r for r in recent if newest - _month_index(r[1]) < MONTHS_SHOWN]
+        kept = [r for r in recent if newest - _month_index(r[1]) < MONTHS_SHOWN]
+        # Months left out of the window (or beyond the rows read): the page says so.
+        stats.earlier = len(kept) < len(recent) or any(
+            (stats.totals.get(g) or {}).get("deals", 0) > sum(r[3] for r in kept if r[0] == g)
+            for g in stats.totals
+        )
+        recent = kept
+    if recent:
+        stats.since = min(r[1] for r in recent)
     months: dict[str, list[MonthRow]] = defaultdict(list)
     for game, period, points, deals in recent:
         months[game].append(MonthRow(period, game, points, deals))
@@ -117,9 +180,13 @@ def player_stats(*, player: Player) -> PlayerStats:
         stats.months[game] = rows
     bids: dict[int, BidRow] = {}
     trumps: dict[str, BidRow] = {}
+    hidden_bids = _hidden_bids(player, visibility)
     for agg in BidAggregate.objects.filter(player=player).values(
         "bid", "trump", "deals", "wins", "solo_deals", "solo_wins", "points"
     ):
+        subtract(agg, hidden_bids.get((agg["bid"], agg["trump"])))
+        if agg["deals"] <= 0:
+            continue
         for bucket, key, label in (
             (bids, agg["bid"], str(agg["bid"])),
             (trumps, agg["trump"], SUIT_SYMBOLS.get(agg["trump"], agg["trump"])),
@@ -130,3 +197,108 @@ def player_stats(*, player: Player) -> PlayerStats:
     stats.by_bid = [bids[k] for k in sorted(bids)]
     stats.by_trump = [trumps[k] for k in "SHDC" if k in trumps]
     return stats
+
+
+# --- the player merge: what would move -------------------------------------------------------
+
+# Where a Napoleon deal or a Daifugō round names players.
+NAMING_ONE = ("napoleon", "adjutant", "previous_daifugo")
+NAMING_MANY = ("seats", "order", "forbidden")
+
+
+def deal_mentions(data: dict, key: str) -> bool:
+    if any(str(data.get(n)) == key for n in NAMING_ONE if data.get(n) not in (None, "")):
+        return True
+    return any(
+        key in [str(v) for v in data.get(name) or []]
+        for name in NAMING_MANY
+        if isinstance(data.get(name), list)
+    )
+
+
+def deal_places(data: dict, key: str) -> dict[str, list[int] | bool]:
+    """Where ``data`` names the player ``key``: ``{"napoleon": True, "seats": [2], …}``."""
+    places: dict[str, list[int] | bool] = {}
+    for name in NAMING_ONE:
+        value = data.get(name)
+        if value not in (None, "") and str(value) == key:
+            places[name] = True
+    for name in NAMING_MANY:
+        values = data.get(name)
+        if isinstance(values, list):
+            found = [i for i, v in enumerate(values) if str(v) == key]
+            if found:
+                places[name] = found
+    return places
+
+
+def deals_naming(*, club, player_id: int):
+    """Every deal whose input names the player: found through the score lines and the
+    denormalised Napoleon and adjutant, plus the deals without score lines (redeals, deleted
+    deals) and the Daifugō rounds of the player's sessions (a 大富豪 who sat out the next round
+    is still named by it for 都落ち); each candidate is checked exactly."""
+    from ..models import Deal, ScoreLine
+
+    key = str(player_id)
+    lines = ScoreLine.objects.filter(club=club, player_id=player_id)
+    ids = set(lines.values_list("deal_id", flat=True))
+    candidates = Deal.objects.filter(club=club).filter(
+        Q(napoleon_id=player_id)
+        | Q(adjutant_id=player_id)
+        | Q(redeal=True)
+        | Q(is_deleted=True)
+        | Q(session_id__in=lines.filter(game="daifugo").values("session_id"))
+    )
+    for deal in candidates.exclude(id__in=ids).only("id", "data").iterator(chunk_size=2000):
+        if deal_mentions(deal.data or {}, key):
+            ids.add(deal.id)
+    return list(
+        Deal.objects.filter(id__in=ids)
+        .select_related("session", "session__club")
+        .order_by("session__date", "session_id", "seq")
+    )
+
+
+@dataclass
+class MergePreview:
+    """What a merge of ``merge`` into ``keep`` would move, shown before the owner confirms."""
+
+    keep: Player
+    merge: Player
+    deals: int = 0
+    napoleon_deals: int = 0
+    daifugo_rounds: int = 0
+    sessions: int = 0
+    first_date: object = None
+    last_date: object = None
+    points: dict = field(default_factory=dict)  # game -> the merged player's all-time points
+    together: int = 0  # deals where both sat: the merge will be refused
+    claims: int = 0
+    invitations: int = 0
+    account_moves: bool = False
+
+
+def merge_preview(*, club, keep: Player, merge: Player) -> MergePreview:
+    from ..models import Invitation, PlayerClaim
+
+    preview = MergePreview(keep=keep, merge=merge)
+    deals = deals_naming(club=club, player_id=merge.pk)
+    keep_key = str(keep.pk)
+    preview.deals = len(deals)
+    preview.napoleon_deals = sum(1 for d in deals if d.game == Game.NAPOLEON)
+    preview.daifugo_rounds = preview.deals - preview.napoleon_deals
+    preview.sessions = len({d.session_id for d in deals})
+    if deals:
+        preview.first_date = deals[0].session.date
+        preview.last_date = deals[-1].session.date
+    preview.together = sum(1 for d in deals if deal_mentions(d.data or {}, keep_key))
+    preview.points = {
+        game: points
+        for game, points in StandingAggregate.objects.filter(
+            player=merge, period="all"
+        ).values_list("game", "points")
+    }
+    preview.claims = PlayerClaim.objects.filter(player=merge).count()
+    preview.invitations = Invitation.objects.filter(player=merge).count()
+    preview.account_moves = bool(merge.user_id and not keep.user_id)
+    return preview

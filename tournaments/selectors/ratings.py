@@ -12,7 +12,8 @@ from django.db.models import Q, Subquery
 
 from ratings.engine import DaifugoEvent, NapoleonEvent, daifugo_places
 
-from ..models import Game, Rating, RatingHistory, RatingState, ScoreLine
+from ..models import Deal, Game, Rating, RatingHistory, RatingState, ScoreLine
+from .visibility import Visibility, common_visibility
 
 MIN_DEALS = 10  # below this a player is hidden from the ratings page unless asked for
 PROVISIONAL_SIGMA = 3.5  # 「暫定」 while σ is above this (docs/ratings.md)
@@ -63,18 +64,39 @@ def rating_events(
         yield current[0][0], current[0][1], _event(game, current, with_points)
 
 
+def _rated_lines(club_id: int, game: str, visibility: Visibility | None = None):
+    """The club's score lines in ``game`` the ratings learn from: not those of deals hidden
+    from any reader of the club's pages (``visibility.common_visibility``)."""
+    visibility = visibility or common_visibility(club_id=club_id)
+    lines = ScoreLine.objects.filter(club_id=club_id, game=game)
+    if not visibility.everything:
+        lines = lines.exclude(session_id__in=visibility.hidden_sessions())
+    return lines
+
+
 def rating_lines_after(*, club_id: int, game: str, after: tuple[datetime.date, int]) -> int:
-    """How many of the club's score lines come after (date, deal id) in history."""
+    """How many of the club's rated score lines come after (date, deal id) in history."""
     day, deal_id = after
     return (
-        ScoreLine.objects.filter(club_id=club_id, game=game)
+        _rated_lines(club_id, game)
         .filter(Q(date__gt=day) | Q(date=day, deal_id__gt=deal_id))
         .count()
     )
 
 
+def rating_lines_count(*, club_id: int, game: str) -> int:
+    """How many of the club's score lines in ``game`` the ratings learn from."""
+    return _rated_lines(club_id, game).count()
+
+
+def deal_rated(*, deal: Deal) -> bool:
+    """Whether the club's ratings learn from ``deal`` (it is not hidden from any reader)."""
+    visibility = common_visibility(club_id=deal.club_id)
+    return visibility.session_visible(deal.session)
+
+
 def _lines(club_id: int, game: str, deal_id: int | None, after=None) -> Iterator[tuple]:
-    """The score lines' ``_COLUMNS`` in history order, read with a plain (server-side on
+    """The rated score lines' ``_COLUMNS`` in history order, read with a plain (server-side on
     PostgreSQL) cursor: a replay reads every line of a club, and the ORM's per-row value
     conversion cost as much as the rating maths. Both backends already give dates and
     booleans as Python values for these column types."""
@@ -83,6 +105,11 @@ def _lines(club_id: int, game: str, deal_id: int | None, after=None) -> Iterator
     columns = ", ".join(quote(meta.get_field(c).column) for c in _COLUMNS)
     where = "club_id = %s AND game = %s"
     params: list = [club_id, game]
+    visibility = common_visibility(club_id=club_id)
+    if not visibility.everything:  # the hidden sessions, as the ORM writes the subquery
+        hidden_sql, hidden_params = visibility.hidden_sessions().query.sql_with_params()
+        where += f" AND {quote(meta.get_field('session').column)} NOT IN ({hidden_sql})"
+        params += list(hidden_params)
     if deal_id is not None:
         where += " AND deal_id = %s"
         params.append(deal_id)
@@ -120,6 +147,17 @@ class RatingsPage:
     show_all: bool
     min_deals: int = MIN_DEALS
 
+    @property
+    def status(self) -> str:
+        """What the page says, one thing at a time: ``none`` (no rated deal yet),
+        ``all_hidden`` (deals are rated, but every player has fewer than ``min_deals``, hidden
+        until asked for) or ``shown``."""
+        if self.state is None or not self.state.deals:
+            return "none"
+        if not self.rows and self.hidden:
+            return "all_hidden"
+        return "shown"
+
 
 def ratings_page(*, club, game: str, show_all: bool = False) -> RatingsPage:
     """The club's current ratings, best conservative score first (one row per player)."""
@@ -145,7 +183,9 @@ def ratings_page(*, club, game: str, show_all: bool = False) -> RatingsPage:
                 sigma=sigma,
                 deals=deals,
                 last_played=last,
-                provisional=sigma > PROVISIONAL_SIGMA,
+                # Judged on the ± the page shows (one decimal): two players shown ±3.5 are
+                # both provisional or both not.
+                provisional=round(sigma, 1) > PROVISIONAL_SIGMA,
             )  # fmt: skip
         )
     return RatingsPage(game=game, state=state, rows=rows, hidden=hidden, show_all=show_all)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 import rules
@@ -20,6 +20,7 @@ from scoring.cards import SUIT_SYMBOLS, parse_card
 
 from ..i18n import render_explanation
 from ..models import Club, Deal, Game, GameSession, Player
+from .visibility import Visibility
 
 ROLE_LABELS = {
     "napoleon": _("Napoleon"),
@@ -93,10 +94,11 @@ class SessionDetail:
     live_deals: int
 
 
-def club_sessions(*, club: Club):
-    """The club's sessions, newest first, with their live deal count (a queryset to paginate)."""
+def club_sessions(*, club: Club, visibility: Visibility):
+    """The club's sessions the reader may see, newest first, with their live deal count (a
+    queryset to paginate)."""
     return (
-        GameSession.objects.filter(club=club)
+        visibility.sessions(GameSession.objects.filter(club=club))
         .select_related("ruleset")
         .annotate(deal_count=Count("deals", filter=Q(deals__is_deleted=False)))
         .order_by("-date", "table", "-id")
@@ -231,7 +233,7 @@ def session_detail(session: GameSession) -> SessionDetail:
     ruleset = session.ruleset
     return SessionDetail(
         session=session, club=session.club, game=session.game,
-        ruleset_name=ruleset.name or ruleset.code,
+        ruleset_name=ruleset_label(ruleset),
         players=[(pid, names.get(str(pid), str(pid))) for pid in order],
         deals=rows, totals=table, winners=[r.name for r in table if r.is_winner],
         live_deals=sum(1 for d in deals if not d.is_deleted),
@@ -360,11 +362,23 @@ def preview_row(*, game: str, data: dict, outcome: dict, names: dict[str, str]) 
     return build(deal, names, [])
 
 
-def _ruleset_label(ruleset) -> str:
-    if ruleset.name:
+def ruleset_label(ruleset) -> str:
+    """A club rule set's name as every page shows it: its own name; a preset the club adopted
+    unchanged (named after the preset) in the page's language; else its code."""
+    preset = rules.PRESETS.get(ruleset.code) or rules.PRESETS.get(ruleset.preset)
+    if ruleset.name and (preset is None or ruleset.name != preset.name_ja):
         return ruleset.name
-    preset = rules.PRESETS.get(ruleset.code)
-    return gettext(preset.name_en) if preset is not None else ruleset.code
+    if preset is not None and (ruleset.name or ruleset.code == preset.code):
+        return preset_name(preset)
+    return ruleset.name or ruleset.code
+
+
+def preset_name(preset) -> str:
+    """A preset's name in the page's language (the Japanese one is the clubs' own)."""
+    return preset.name_ja if (get_language() or "ja").startswith("ja") else gettext(preset.name_en)
+
+
+_ruleset_label = ruleset_label
 
 
 def session_rule_choices(*, club: Club) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -384,7 +398,7 @@ def session_rule_choices(*, club: Club) -> list[tuple[str, list[tuple[str, str]]
         have = {code for code, _label in choices}
         for code, preset in rules.PRESETS.items():
             if preset.game == game and code not in have and code not in same_as_preset:
-                choices.append((code, gettext(preset.name_en)))
+                choices.append((code, preset_name(preset)))
         if choices:
             groups.append((str(label), choices))
     return groups

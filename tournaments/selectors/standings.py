@@ -1,6 +1,10 @@
 """Standings: one query over ``StandingAggregate`` rows, ranked by ``tournaments.ranking``.
 
-Pages never sum score lines: a month, a season or all time is one aggregate row per player.
+Pages never sum the club's score lines: a month, a season or all time is one aggregate row per
+player. The aggregates count every deal; the deals a reader may not see (a private
+tournament's, a frozen round's: ``selectors/visibility.py``) are subtracted at read time from
+their own score lines, which a second query sums per player over the hidden sessions only —
+bounded by the hidden tournaments' size, never by the club's history (docs/standings.md).
 """
 
 from __future__ import annotations
@@ -8,10 +12,14 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
+import rules
+
 from .. import ranking
-from ..models import Club, Game, StandingAggregate
+from ..models import Club, Game, ScoreLine, StandingAggregate
+from .visibility import Visibility
 
 TITLE_FIELDS = ("title_daifugo", "title_fugo", "title_heimin", "title_hinmin", "title_daihinmin")
 
@@ -167,15 +175,103 @@ _FIELDS = (
 )
 
 
-def standings(*, club: Club, game: str, period: Period, min_deals: int = 0) -> Standings:
-    """The ranked standings of ``game`` in ``period``: one indexed query, at most one row per
-    player who played. Rate columns are left empty for players under ``min_deals`` deals."""
+def _line_counters() -> dict:
+    """What score lines add to the aggregate counters, as SQL aggregates: the same sums as
+    ``services.scoring_bridge.counters`` applied line by line (a test holds them equal)."""
+    won, solo = Q(won=True), Q(solo=True)
+    napoleon, adjutant = Q(role="napoleon"), Q(role="adjutant")
+    army = Q(role__in=["napoleon", "adjutant"])
+    counts = {
+        "deals": Q(),
+        "wins": won,
+        "napoleon_deals": napoleon,
+        "napoleon_wins": napoleon & won,
+        "adjutant_deals": adjutant,
+        "adjutant_wins": adjutant & won,
+        "solo_deals": napoleon & solo,
+        "solo_wins": napoleon & solo & won,
+        "plan_b_suffered": Q(plan_b=True) & army,
+        "plan_b_inflicted": Q(plan_b=True) & ~army,
+        **{f"title_{code}": Q(role=code) for code in rules.TITLES},
+        "miyako_ochi": Q(miyako_ochi=True),
+        "forbidden": Q(forbidden=True),
+    }
+    out = {"points": Sum("points", default=0)}
+    out.update({name: Count("id", filter=q) if q else Count("id") for name, q in counts.items()})
+    return out
+
+
+LINE_COUNTERS = _line_counters()
+
+
+def period_lines(period: Period) -> Q:
+    """The score lines a period's aggregate rows count."""
+    if period.kind == "month":
+        return Q(month=datetime.date(period.year, period.month, 1))
+    if period.kind == "season":
+        return Q(
+            month__gte=datetime.date(period.year, 1, 1),
+            month__lte=datetime.date(period.year, 12, 1),
+        )
+    return Q()
+
+
+def hidden_counters(
+    *,
+    visibility: Visibility,
+    game: str,
+    lines: Q | None = None,
+    by: tuple[str, ...] = ("player_id",),
+) -> dict[tuple, dict[str, int]]:
+    """The counters of the score lines ``visibility`` hides (of ``game``, among ``lines``),
+    grouped ``by`` (a tuple of columns): what to take off the aggregates for this reader. One
+    query over the hidden sessions' lines only (by their ids, so along the session index, never
+    along the club's history); none when nothing is hidden."""
+    if visibility.everything or not visibility.hidden_session_ids:
+        return {}
+    rows = (
+        ScoreLine.objects.filter(
+            lines or Q(), game=game, session_id__in=visibility.hidden_session_ids
+        )
+        .values(*by)
+        .annotate(**LINE_COUNTERS)
+        .order_by()
+    )
+    return {tuple(row.pop(name) for name in by): row for row in rows}
+
+
+def subtract(row: dict, hidden: dict | None) -> dict:
+    """An aggregate row's counters less the hidden lines' (``row`` is changed and returned)."""
+    if hidden:
+        for name, value in hidden.items():
+            if name in row:
+                row[name] -= value
+    return row
+
+
+def standings(
+    *,
+    club: Club,
+    game: str,
+    period: Period,
+    visibility: Visibility,
+    min_deals: int = 0,
+) -> Standings:
+    """The ranked standings of ``game`` in ``period`` as a reader with ``visibility`` sees
+    them: one indexed query, at most one row per player who played, less the deals hidden from
+    the reader (a second query over those only). Rate columns are left empty for players under
+    ``min_deals`` deals."""
     if game not in Game.values:
         raise ValueError(f"unknown game {game!r}")
     values = StandingAggregate.objects.filter(
         club=club, game=game, period=period.key, deals__gt=0
     ).values("player_id", "player__name", *_FIELDS)
-    rows = [StandingRow(rank=0, name=v.pop("player__name"), **v) for v in values]
+    hidden = hidden_counters(visibility=visibility, game=game, lines=period_lines(period))
+    rows = []
+    for v in values:
+        subtract(v, hidden.get((v["player_id"],)))
+        if v["deals"] > 0:
+            rows.append(StandingRow(rank=0, name=v.pop("player__name"), **v))
     ranked = ranking.rank(rows, ranking.TIEBREAKS[game])
     out = []
     for position, row in ranked:
@@ -185,5 +281,7 @@ def standings(*, club: Club, game: str, period: Period, min_deals: int = 0) -> S
     return Standings(club=club, game=game, period=period, min_deals=min_deals, rows=out)
 
 
-def leaders(*, club: Club, game: str, period: Period, count: int = 3) -> list[StandingRow]:
-    return standings(club=club, game=game, period=period).rows[:count]
+def leaders(
+    *, club: Club, game: str, period: Period, visibility: Visibility, count: int = 3
+) -> list[StandingRow]:
+    return standings(club=club, game=game, period=period, visibility=visibility).rows[:count]

@@ -1,7 +1,11 @@
 """ "This is me": a member links their account to a player of the club; an owner confirms."""
 
+from django.conf import settings
+from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from core.i18n import N_
 
@@ -14,6 +18,10 @@ MESSAGES = {
     "claim_player_taken": N_("“%(name)s” is already linked to another account."),
     "claim_already_linked": N_("You are already “%(name)s” in this club."),
     "claim_not_pending": N_("This claim has already been decided."),
+    "claim_not_confirmed": N_("Only a confirmed claim can be undone."),
+    "claim_link_changed": N_(
+        "“%(name)s” is no longer linked to this account: there is nothing to undo."
+    ),
 }
 
 _fail = make_fail(MESSAGES)
@@ -40,7 +48,39 @@ def player_claim(*, club: Club, user, player: Player) -> PlayerClaim:
     )
     if membership.role == Role.OWNER:
         claim = claim_confirm(claim=claim, by=user)
+    else:
+        owners = list(
+            Membership.objects.filter(club=club, role=Role.OWNER)
+            .exclude(user__email="")
+            .values_list("user__email", flat=True)
+        )
+        if owners:
+            transaction.on_commit(lambda: _tell_owners(claim, owners))
     return claim
+
+
+def _tell_owners(claim: PlayerClaim, addresses: list[str]) -> None:
+    """Mail the club's owners that someone waits for them (after the claim is committed). A
+    mail that cannot be sent leaves the claim as it is: the club home shows it anyway."""
+    club = claim.club
+    link = settings.SITE_URL + reverse("club_invitations", args=[club.slug]) + "#claims"
+    with translation.override(settings.LANGUAGE_CODE):
+        params = {"club": club.name, "user": claim.user.get_username(),
+                  "player": claim.player.name, "link": link}  # fmt: skip
+        subject = gettext("[efuda 絵札] %(club)s: %(user)s says they are %(player)s") % params
+        body = (
+            gettext(
+                "Hello from efuda, the scores of %(club)s.\n\n"
+                "%(user)s, a member of %(club)s, says they are the player “%(player)s”. "
+                "Once you confirm it, they see their own standing on the club's page.\n\n"
+                "Confirm or turn it down here:\n%(link)s\n"
+            )
+            % params
+        )
+    try:
+        send_mail(subject, body, None, addresses)
+    except OSError:  # the mail server is away: the claim waits on the page all the same
+        pass
 
 
 @transaction.atomic
@@ -70,6 +110,29 @@ def claim_confirm(*, claim: PlayerClaim, by) -> PlayerClaim:
     PlayerClaim.objects.filter(player=player, status=ClaimStatus.PENDING).exclude(
         pk=claim.pk
     ).update(status=ClaimStatus.REJECTED, decided_by=by, decided_at=now)
+    return claim
+
+
+@transaction.atomic
+def claim_undo(*, claim: PlayerClaim, by) -> PlayerClaim:
+    """A confirmation made by mistake: the player is no longer linked to the account (the
+    player's and the claim's history keep both steps and who took them); the member may say
+    which player they are again."""
+    claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
+    if claim.status != ClaimStatus.CONFIRMED:
+        raise _fail("__all__", "claim_not_confirmed")
+    player = Player.objects.select_for_update().get(pk=claim.player_id)
+    if player.user_id != claim.user_id:
+        raise _fail("__all__", "claim_link_changed", name=player.name)
+    player.user = None
+    player._change_reason = f"claim {claim.pk} undone"
+    player._history_user = by
+    player.save()
+    claim.status = ClaimStatus.UNDONE
+    claim.decided_by = by
+    claim.decided_at = timezone.now()
+    claim._history_user = by
+    claim.save()
     return claim
 
 

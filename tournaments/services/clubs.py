@@ -2,9 +2,10 @@
 
 from django.db import IntegrityError, transaction
 
-from ..models import Club, Membership, Role
+from ..models import Club, Deal, Membership, Role
 from .errors import fail
 from .names import clean_name
+from .ratings import ratings_visibility_changed
 
 
 def club_create(*, slug: str, name: str = "", owner=None, is_public: bool = False) -> Club:
@@ -35,11 +36,22 @@ def club_discard_empty(*, club: Club) -> bool:
     return True
 
 
+@transaction.atomic
 def club_update(*, club: Club, name: str, is_public: bool) -> Club:
     name = clean_name(name, field="name")
     if not name:
         raise fail("name", "club_name_empty")
+    opened = club.is_public != bool(is_public)
     club.name = name[:100]
     club.is_public = bool(is_public)
     club.save(update_fields=["name", "is_public"])
+    if (
+        opened
+        and Deal.objects.filter(
+            club=club, session__event_table__round__tournament__is_public=False
+        ).exists()
+    ):
+        # A private tournament's deals are hidden from a public club's visitors, so the
+        # ratings (what every reader sees) learn from them only while the club is private.
+        ratings_visibility_changed(club_id=club.pk)
     return club

@@ -30,6 +30,15 @@ def _check_players(session: GameSession, data: dict) -> None:
             players_by_ids(club=session.club, ids=ids, field="order" if key == "players" else key)
 
 
+def _tournament_check(session: GameSession, data: dict, deal: Deal | None = None) -> None:
+    """A tournament table's deals change only as the tournament allows (the table's own
+    players, its round, its deals per round): services.events.table_deals.table_deal_check.
+    Imported here because the events package builds on this module."""
+    from .events.table_deals import table_deal_check
+
+    table_deal_check(session=session, data=data, deal=deal)
+
+
 def _previous_daifugo(session: GameSession, before_seq: int | None) -> str | None:
     """The 大富豪 of the session's latest live round before ``before_seq`` (for 都落ち)."""
     rounds = Deal.objects.filter(session=session, is_deleted=False)
@@ -117,17 +126,11 @@ def deal_recorded(*, session: GameSession, client_id) -> Deal | None:
     client_id = client_id_parse(client_id)
     if client_id is None:
         return None
-    existing = Deal.objects.filter(client_id=client_id).select_related("session").first()
+    existing = Deal.objects.filter(client_id=client_id).first()
     if existing is None:
         return None
     if existing.session_id != session.pk:
-        raise fail(
-            "client_id",
-            "client_id_other_session",
-            date=existing.session.date.isoformat(),
-            table=existing.session.table,
-            seq=existing.seq,
-        )
+        raise fail("client_id", "client_id_other_session")
     existing.already_recorded = True
     return existing
 
@@ -167,6 +170,7 @@ def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID
         GameSession.objects.select_for_update(no_key=True).select_related("club").get(pk=session.pk)
     )
     _check_players(session, data)
+    _tournament_check(session, data)
     data = _normalise(session, data, None)
     result = score(session.game, data, session_rules(session))
     seq = (Deal.objects.filter(session=session).aggregate(m=Max("seq"))["m"] or 0) + 1
@@ -249,7 +253,9 @@ def _locked(deal: Deal) -> Deal:
 
 
 @transaction.atomic
-def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> Deal:
+def deal_update(
+    *, deal: Deal, data: dict, version: int | None, user=None, reason: str = ""
+) -> Deal:
     """Re-score a deal with corrected input. ``version`` is the one the editor started from: if
     someone else saved in between, the edit is refused with what they changed; an edit that
     does not say which version it changes is refused too (it would overwrite blindly)."""
@@ -263,7 +269,8 @@ def deal_update(*, deal: Deal, data: dict, version: int | None, user=None) -> De
         when = timezone.localtime(deal.updated_at).strftime("%Y-%m-%d %H:%M")
         raise fail("version", "deal_stale", user=who, time=when, summary=_summary(deal))
     _check_players(deal.session, data)
-    return deal_rescore(deal=deal, data=data, user=user)
+    _tournament_check(deal.session, data, deal)
+    return deal_rescore(deal=deal, data=data, user=user, reason=reason)
 
 
 @transaction.atomic
@@ -280,6 +287,7 @@ def deal_restore(*, deal: Deal, user=None) -> Deal:
     deal = _locked(deal)
     if not deal.is_deleted:
         raise fail("__all__", "deal_not_deleted")
+    _tournament_check(deal.session, deal.data, deal)
     return deal_rescore(deal=deal, data=deal.data, user=user, deleted=False)
 
 

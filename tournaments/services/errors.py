@@ -12,6 +12,7 @@ MESSAGES = {
     "session_exists": N_("There is already a %(game)s session at table “%(table)s” on %(date)s."),
     "ruleset_unknown": N_("“%(code)s” is neither a rule set of this club nor a preset."),
     "ruleset_game": N_("Rule set “%(code)s” is for %(expected)s, not %(game)s."),
+    "ruleset_name_needed": N_("Give the rule set a name, e.g. ハウスルール."),
     "deal_stale": N_(
         "This deal was changed by %(user)s at %(time)s while you were editing it "
         "(now: %(summary)s). Reload it and make your change again."
@@ -26,10 +27,11 @@ MESSAGES = {
         "This entry form is damaged (its deal id is not valid). Reload the page and enter the "
         "deal again."
     ),
+    # Nothing of that session (it may be another club's, or a hidden table's): only that it
+    # exists elsewhere.
     "client_id_other_session": N_(
-        "This entry was already recorded in another session (%(date)s, table %(table)s, "
-        "no. %(seq)s), so it is not recorded here. If it belongs here, reload this entry page "
-        "and enter it again."
+        "This entry was already recorded in another session, so it is not recorded here. If it "
+        "belongs here, reload this entry page and enter it again."
     ),
     "club_name_empty": N_("A club needs a name."),
     "club_slug_taken": N_("The address “%(slug)s” is taken; choose another."),

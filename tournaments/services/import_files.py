@@ -1,10 +1,26 @@
-"""Read the files clubs really have into numbered rows: CSV in UTF-8 or Shift_JIS, or .xlsx.
+"""Read the files clubs really have into numbered rows: CSV in UTF-8 or Shift_JIS, .xlsx or .ods.
 
 A CSV file is read as UTF-8 first (with or without a byte-order mark), then as CP932 (the
 Shift_JIS that Japanese Excel writes for “CSV (コンマ区切り)”); the report says which. An Excel
-workbook (.xlsx) is read directly: the first sheet, or the one named. Either way the result is
+workbook (.xlsx) is read directly (openpyxl), and so is a LibreOffice/OpenOffice spreadsheet
+(.ods, python-calamine): the first sheet, or the one named. Either way the result is
 the same list of ``(line number, cells)``: line numbers are the file's lines or the sheet's rows,
 so a message points at what the owner sees in the spreadsheet.
+
+What a file may cost is bounded by what it claims, before any row is read, not only by what it
+holds: a small file can claim a great deal (a workbook with one cell at row 20,000,000 makes a
+reader walk twenty million empty rows; a zip of a few MB can unpack to gigabytes). So:
+
+- at most ``MAX_BYTES`` uploaded;
+- a CSV file: at most ``MAX_LINES`` lines, counted before decoding;
+- a workbook: its parts unpack to at most ``MAX_UNPACKED`` bytes (the sizes the zip declares,
+  which are also all that is ever read of them); the sheet's declared dimension reaches at most
+  row ``MAX_LINES`` and column ``MAX_COLUMNS``; and while reading, a row numbered past
+  ``MAX_LINES`` stops it (a sheet may declare no dimension, or a wrong one);
+- at most ``MAX_ROWS`` rows that hold something.
+
+Each limit is refused with a message saying which, and nothing is imported
+(docs/import-format.md, "Limits").
 """
 
 from __future__ import annotations
@@ -22,19 +38,42 @@ from core.i18n import N_
 from .errors import make_fail
 
 MAX_BYTES = 16 * 1024 * 1024
-MAX_ROWS = 200_000
+MAX_ROWS = 200_000  # rows holding something
+MAX_LINES = 250_000  # the last line of a CSV file, the last row of a sheet
+MAX_COLUMNS = 100  # the last column of a sheet (a results file has about 15)
+MAX_UNPACKED = 256 * 1024 * 1024  # a workbook's parts, unpacked
 XLSX_MAGIC = b"PK\x03\x04"
 
 MESSAGES = {
     "empty_file": N_("The file is empty."),
     "too_big": N_("The file is larger than %(max)s MB."),
     "too_many_rows": N_("The file has more than %(max)s lines; split it into several files."),
+    "too_many_lines": N_(
+        "The file has more than %(max)s lines (blank ones included); split it into several files."
+    ),
+    "sheet_too_long": N_(
+        "The sheet “%(sheet)s” reaches row %(rows)s, and a sheet may reach row %(max)s at "
+        "most: delete the rows below your results (select them, Delete rows) and save again, "
+        "or split the sheet."
+    ),
+    "sheet_too_wide": N_(
+        "The sheet “%(sheet)s” reaches column %(columns)s, and a sheet may reach column "
+        "%(max)s at most: delete the columns to the right of your results and save again."
+    ),
+    "xlsx_too_big": N_(
+        "The workbook unpacks to more than %(max)s MB: save only the results sheet in a new "
+        "workbook, or upload it as CSV."
+    ),
     "not_text": N_(
         "The file is neither UTF-8 nor Shift_JIS (CP932) text (line %(line)s): save it as "
         "“CSV UTF-8” or “CSV (コンマ区切り)”, or upload the .xlsx workbook."
     ),
     "not_csv": N_("This line cannot be read as CSV: %(detail)s."),
     "not_xlsx": N_("The workbook cannot be read: save it again as an Excel workbook (.xlsx)."),
+    "not_ods": N_(
+        "The spreadsheet cannot be read: save it again as an OpenDocument spreadsheet (.ods) "
+        "or an Excel workbook (.xlsx)."
+    ),
     "sheet_unknown": N_("The workbook has no sheet “%(sheet)s” (it has %(sheets)s)."),
 }
 fail = make_fail(MESSAGES)
@@ -44,7 +83,9 @@ ENCODING_LABELS = {
     "utf-8-sig": N_("UTF-8 with a byte-order mark"),
     "cp932": N_("Shift_JIS (CP932)"),
     "xlsx": N_("Excel workbook, sheet “%(sheet)s”"),
+    "ods": N_("OpenDocument spreadsheet, sheet “%(sheet)s”"),
 }
+WORKBOOK_KINDS = ("xlsx", "ods")
 
 
 class FileProblem(Exception):  # noqa: N818 - carries the one problem that stops reading
@@ -68,8 +109,13 @@ def read_source(data: bytes | str, *, filename: str = "", sheet: str = "") -> So
         return Source("utf-8", _csv_records(data.lstrip("\ufeff")))
     if len(data) > MAX_BYTES:
         raise FileProblem(1, fail("file", "too_big", max=MAX_BYTES // 2**20))
+    if _is_ods(data, filename):
+        return _ods(data, sheet)
     if data.startswith(XLSX_MAGIC) or filename.lower().endswith((".xlsx", ".xlsm")):
         return _xlsx(data, sheet)
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    if lines > MAX_LINES:  # counted before anything is decoded or parsed
+        raise FileProblem(MAX_LINES + 1, fail("file", "too_many_lines", max=MAX_LINES))
     kind, text = _decode(data)
     return Source(kind, _csv_records(text))
 
@@ -117,6 +163,8 @@ def _csv_records(text: str) -> list[tuple[int, list[str]]]:
             if len(records) > MAX_ROWS:
                 raise FileProblem(start, fail("file", "too_many_rows", max=MAX_ROWS))
         start = reader.line_num + 1
+        if start > MAX_LINES + 1:  # a text given as such (not bytes) was not counted before
+            raise FileProblem(start - 1, fail("file", "too_many_lines", max=MAX_LINES))
 
 
 def _cell(value) -> str:
@@ -135,9 +183,42 @@ def _cell(value) -> str:
     return str(value)
 
 
+def _unpacked_size(data: bytes) -> int:
+    """What the workbook's parts unpack to, as its zip directory declares (reading a part never
+    returns more than its declared size)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError):
+        raise FileProblem(1, fail("file", "not_xlsx")) from None
+
+
+def _sheet_bounds(ws, name: str) -> None:
+    """Refuse a sheet whose declared dimension reaches past the limits, before any row."""
+    rows, columns = ws.max_row, ws.max_column
+    if rows is not None and rows > MAX_LINES:
+        raise FileProblem(
+            1, fail("file", "sheet_too_long", sheet=name, rows=f"{rows:,}", max=f"{MAX_LINES:,}")
+        )
+    if columns is not None and columns > MAX_COLUMNS:
+        _too_wide(1, name, columns)
+
+
+def _too_wide(line: int, name: str, columns: int):
+    from openpyxl.utils import get_column_letter
+
+    raise FileProblem(
+        line,
+        fail("file", "sheet_too_wide", sheet=name, columns=get_column_letter(columns),
+             max=get_column_letter(MAX_COLUMNS)),
+    )  # fmt: skip
+
+
 def _xlsx(data: bytes, sheet: str) -> Source:
     import openpyxl  # only for workbooks
 
+    if _unpacked_size(data) > MAX_UNPACKED:
+        raise FileProblem(1, fail("file", "xlsx_too_big", max=MAX_UNPACKED // 2**20))
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError):
@@ -153,7 +234,19 @@ def _xlsx(data: bytes, sheet: str) -> Source:
         chosen = sheet or names[0]
         records = []
         try:
-            for number, values in enumerate(book[chosen].iter_rows(values_only=True), start=1):
+            ws = book[chosen]
+            _sheet_bounds(ws, chosen)
+            # Then the rows as they are, not as the dimension says (it may be missing, or
+            # smaller than the data: openpyxl would stop at it and drop the rest unsaid).
+            ws.reset_dimensions()
+            for number, values in enumerate(ws.iter_rows(values_only=True), start=1):
+                if number > MAX_LINES:
+                    raise FileProblem(
+                        1, fail("file", "sheet_too_long", sheet=chosen,
+                                rows=f"{MAX_LINES + 1:,}", max=f"{MAX_LINES:,}"),
+                    )  # fmt: skip
+                if len(values) > MAX_COLUMNS:
+                    _too_wide(number, chosen, len(values))
                 cells = [_cell(v) for v in values]
                 while cells and not cells[-1].strip():
                     cells.pop()  # cells formatted but empty at the right of a row
@@ -178,3 +271,52 @@ def _pad(records: list[tuple[int, list[str]]]) -> None:
     for _line, cells in records[1:]:
         if len(cells) < width:
             cells.extend([""] * (width - len(cells)))
+
+
+# --- OpenDocument spreadsheets (.ods) -------------------------------------------------------------
+
+ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
+
+
+def _is_ods(data: bytes, filename: str) -> bool:
+    """An .ods file is a zip whose first entry, stored uncompressed, is ``mimetype``."""
+    if filename.lower().endswith((".ods", ".fods")):
+        return True
+    return (
+        data.startswith(XLSX_MAGIC)
+        and data[30:38] == b"mimetype"
+        and (ODS_MIMETYPE in data[38:120])
+    )
+
+
+def _ods(data: bytes, sheet: str) -> Source:
+    """An OpenDocument spreadsheet, read as a workbook is: the first sheet or the one named,
+    row numbers as LibreOffice shows them, dates as dates, formulas by their computed value."""
+    from python_calamine import CalamineError, CalamineWorkbook  # only for .ods files
+
+    try:
+        book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+        names = list(book.sheet_names)
+    except (CalamineError, ValueError, OSError, TypeError):
+        raise FileProblem(1, fail("file", "not_ods")) from None
+    if sheet and sheet not in names:
+        raise FileProblem(1, fail("sheet", "sheet_unknown", sheet=sheet, sheets="、".join(names)))
+    if not names:
+        raise FileProblem(1, fail("file", "empty_file"))
+    chosen = sheet or names[0]
+    try:
+        # From the sheet's first row and column, so line numbers are the sheet's own.
+        rows = book.get_sheet_by_name(chosen).to_python(skip_empty_area=False)
+    except (CalamineError, ValueError, OSError, TypeError):
+        raise FileProblem(1, fail("file", "not_ods")) from None
+    records = []
+    for number, values in enumerate(rows, start=1):
+        cells = [_cell(v) for v in values]
+        while cells and not cells[-1].strip():
+            cells.pop()
+        if any(c.strip() for c in cells):
+            records.append((number, cells))
+            if len(records) > MAX_ROWS:
+                raise FileProblem(number, fail("file", "too_many_rows", max=MAX_ROWS))
+    _pad(records)
+    return Source("ods", records, chosen)

@@ -2,33 +2,63 @@
 
 Small files are imported in the request, as before. A file of more than
 ``settings.IMPORT_BACKGROUND_LINES`` lines becomes an ``ImportJob``: the request only stores it
-and enqueues ``tournaments.tasks.import_job_run``; the worker (``manage.py db_worker``) imports
-it with ``results_import`` — the same all-or-nothing import — and writes its progress and every
-error to the job, which the upload page polls.
+and enqueues :func:`import_job_run` (the task, defined here beside the service it runs); the
+worker (``manage.py worker``) imports it with ``results_import`` — the same all-or-nothing
+import — and writes its progress and every error to the job, which the upload page polls.
+
+The job's outcome is the truth of what was committed: "imported", with its counts, is written in
+the import's own write transaction, so a worker that dies after that commit leaves a job that
+says so, and one that dies before it leaves nothing imported. A job whose worker died is taken
+up again by the next worker (:func:`import_jobs_take_up`), once; after a second death it is
+shown failed, with its file kept for the owner to start again.
 """
 
 from __future__ import annotations
 
 import datetime
 import threading
+import time
 
 from django.conf import settings
 from django.db import OperationalError, connections, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
+from django_tasks import task
 
 from core.i18n import N_
 
+from ..i18n import error_text
 from ..models import Club, ImportJob
 from ..models.imports import STOPPED
 from .errors import make_fail
-from .imports import ImportFailed, results_import
+from .imports import ImportFailed, ImportProblem, results_import
 
 _fail = make_fail({
     "import_not_restartable": N_(
         "Only an import whose worker stopped can be started again; upload the file again."
     ),
+    "import_already_done": N_(
+        "This file is imported already (%(deals)s deals in %(sessions)s sessions); it is not "
+        "imported twice."
+    ),
+    "import_queue_club": N_(
+        "This club already has %(count)s imports waiting or running: wait until one has "
+        "finished, then upload again."
+    ),
+    "import_queue_user": N_(
+        "You already have %(count)s imports waiting or running: wait until one has finished, "
+        "then upload again."
+    ),
+    "import_time_limit": N_(
+        "The import took longer than %(minutes)s minutes and was stopped; nothing was "
+        "imported. Split the file into smaller ones."
+    ),
 })  # fmt: skip
+# Runs of one job in all (its first and each automatic take-up after its worker died) before it
+# is shown failed for the owner to start again: a file that kills its worker is not retried for
+# ever.
+TAKE_UP_RUNS = 2
+TASK_PATH = "tournaments.services.import_jobs.import_job_run"
 
 PROGRESS_SHARE = {"checking": (0, 40), "scoring": (40, 80), "writing": (80, 95),
                   "ratings": (95, 99), "done": (99, 100)}  # fmt: skip
@@ -41,13 +71,37 @@ def import_lines(data: bytes) -> int:
     return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
 
 
+@task()
+def import_job_run(*, job_id: int) -> str:
+    """The task: import one uploaded file (an ``ImportJob``); its outcome is written to the job."""
+    return import_job_execute(job_id=job_id).status
+
+
+def import_queue_check(*, club: Club, user=None, excluding: int | None = None) -> None:
+    """Refuse one more background import when the club, or the person uploading, already has
+    ``IMPORT_QUEUE_PER_CLUB`` / ``IMPORT_QUEUE_PER_USER`` waiting or running: the one worker
+    takes jobs in turn, so this is what keeps one club's uploads from starving the others'
+    (docs/import-format.md). Call inside the transaction that queues the job: the club's row
+    is locked, so two uploads at once cannot both pass."""
+    Club.objects.select_for_update().filter(pk=club.pk).values_list("pk", flat=True).first()
+    open_jobs = ImportJob.objects.filter(
+        status__in=[ImportJob.Status.QUEUED, ImportJob.Status.RUNNING]
+    ).exclude(pk=excluding)
+    limit = settings.IMPORT_QUEUE_PER_CLUB
+    if open_jobs.filter(club=club).count() >= limit:
+        raise _fail("file", "import_queue_club", count=limit)
+    if getattr(user, "is_authenticated", False):
+        limit = settings.IMPORT_QUEUE_PER_USER
+        if open_jobs.filter(created_by=user).count() >= limit:
+            raise _fail("file", "import_queue_user", count=limit)
+
+
 @transaction.atomic
 def import_job_create(
     *, club: Club, data: bytes, user=None, filename: str = "", sheet: str = "",
     language: str = "ja",
 ) -> ImportJob:  # fmt: skip
-    from ..tasks import import_job_run
-
+    import_queue_check(club=club, user=user)
     job = ImportJob.objects.create(
         club=club, data=data, created_by=user if getattr(user, "is_authenticated", False) else None,
         filename=filename[:200], sheet=sheet[:100], language=language,
@@ -58,13 +112,25 @@ def import_job_create(
 
 
 def _progress(job_id: int, attempt: int):
+    deadline = time.monotonic() + settings.IMPORT_TIME_LIMIT_SECONDS
+
     def report(stage: str, done: int, total: int) -> None:
+        if stage in ("checking", "scoring", "writing") and time.monotonic() > deadline:
+            # Before the write: nothing is imported (ImportFailed: the job shows the message).
+            minutes = max(1, round(settings.IMPORT_TIME_LIMIT_SECONDS / 60))
+            error = _fail("file", "import_time_limit", minutes=minutes)
+            raise ImportFailed([ImportProblem(1, "file", error_text(error))])
         low, high = PROGRESS_SHARE.get(stage, (0, 100))
         share = low + (high - low) * (done / total if total else 1)
-        _this_run(job_id, attempt).update(stage=stage, done=int(share * 10), total=1000,
-                                          heartbeat_at=timezone.now())  # fmt: skip
+        _this_run(job_id, attempt).filter(status=ImportJob.Status.RUNNING).update(
+            stage=stage, done=int(share * 10), total=1000, heartbeat_at=timezone.now()
+        )  # fmt: skip
 
     return report
+
+
+class _JobLostError(Exception):
+    """This run no longer owns its job (started again, or shown failed meanwhile)."""
 
 
 def _this_run(job_id: int, attempt: int):
@@ -115,28 +181,42 @@ def import_job_execute(*, job_id: int) -> ImportJob:
     )  # fmt: skip
     if not claimed:  # already run, or started again meanwhile (that run is another task)
         return ImportJob.objects.get(pk=job_id)
+
+    def written(report) -> None:
+        """Inside the import's write transaction: the job says "imported" exactly when the rows
+        are committed. A run that lost its job rolls its rows back instead."""
+        done = _this_run(job_id, attempt).filter(status=ImportJob.Status.RUNNING).update(
+            status=ImportJob.Status.DONE, finished_at=timezone.now(), data=b"", done=1000,
+            total=1000, report={
+                "game": report.game, "deals": report.deals, "redeals": report.redeals,
+                "sessions": len(report.sessions), "players": report.players_created,
+                "source": report.source},
+        )  # fmt: skip
+        if not done:
+            raise _JobLostError
+
     with translation.override(job.language), _Heartbeat(job_id, attempt):
         try:
-            report = results_import(
+            results_import(
                 club=job.club, file=bytes(job.data), user=job.created_by, filename=job.filename,
-                sheet=job.sheet, progress=_progress(job.pk, attempt),
+                sheet=job.sheet, progress=_progress(job.pk, attempt), on_written=written,
             )  # fmt: skip
+        except _JobLostError:
+            pass  # nothing written; the job's new run (or its failure) tells its outcome
         except ImportFailed as failed:
             problems = [[p.line, p.field, p.message] for p in failed.problems]
-            fields = {"status": ImportJob.Status.FAILED, "problems": problems}
+            _this_run(job_id, attempt).filter(status=ImportJob.Status.RUNNING).update(
+                status=ImportJob.Status.FAILED, finished_at=timezone.now(), data=b"", done=1000,
+                total=1000, problems=problems,
+            )  # fmt: skip
         except Exception:
-            _this_run(job_id, attempt).update(
+            # The rows committed (the job says so) or nothing did: only a job still running
+            # is marked failed.
+            _this_run(job_id, attempt).filter(status=ImportJob.Status.RUNNING).update(
                 status=ImportJob.Status.FAILED, finished_at=timezone.now(), data=b"",
                 problems=[[1, "file", _unexpected()]],
             )  # fmt: skip
             raise
-        else:
-            fields = {"status": ImportJob.Status.DONE, "report": {
-                "deals": report.deals, "redeals": report.redeals,
-                "sessions": len(report.sessions), "players": report.players_created,
-                "source": report.source}}  # fmt: skip
-    _this_run(job_id, attempt).update(finished_at=timezone.now(), data=b"", done=1000,
-                                      total=1000, **fields)  # fmt: skip
     return ImportJob.objects.get(pk=job_id)
 
 
@@ -172,16 +252,77 @@ def import_job_expire(*, job: ImportJob) -> ImportJob:
 def import_job_restart(*, job: ImportJob, user=None) -> ImportJob:
     """Queue a job whose worker stopped once more (a new attempt); anything else is refused."""
     job = ImportJob.objects.select_for_update().defer("data").get(pk=job.pk)
+    if job.status == ImportJob.Status.DONE:
+        report = job.report
+        raise _fail("__all__", "import_already_done", deals=report.get("deals", 0),
+                    sessions=report.get("sessions", 0))  # fmt: skip
     if not job.restartable:
         raise _fail("__all__", "import_not_restartable")
+    import_queue_check(club=job.club, user=user, excluding=job.pk)
     ImportJob.objects.filter(pk=job.pk).update(
         status=ImportJob.Status.QUEUED, stage="", done=0, total=0, problems=[],
         finished_at=None, heartbeat_at=None, attempt=job.attempt + 1,
     )  # fmt: skip
-    from ..tasks import import_job_run
-
     transaction.on_commit(lambda: import_job_run.enqueue(job_id=job.pk))
     return ImportJob.objects.defer("data").get(pk=job.pk)
+
+
+def import_jobs_take_up(*, now: datetime.datetime | None = None) -> dict[str, list[int]]:
+    """Jobs left running by a worker that died — no heartbeat for three heartbeat intervals,
+    while a live worker writes one every interval — are taken up again: queued as a new attempt
+    for the next worker, or, after ``TAKE_UP_RUNS`` runs, shown failed with their file kept.
+    The dead worker's task row (django-tasks-db keeps it "running" for ever) is marked failed.
+    Called by the worker (``manage.py worker``) when it starts and every minute."""
+    now = now or timezone.now()
+    cutoff = now - datetime.timedelta(seconds=3 * settings.IMPORT_HEARTBEAT_SECONDS)
+    outcome: dict[str, list[int]] = {"queued": [], "failed": []}
+    stale = ImportJob.objects.filter(status=ImportJob.Status.RUNNING, heartbeat_at__lt=cutoff)
+    for job in stale.defer("data"):
+        with transaction.atomic():
+            mine = ImportJob.objects.filter(
+                pk=job.pk, attempt=job.attempt, status=ImportJob.Status.RUNNING,
+                heartbeat_at__lt=cutoff,
+            )  # fmt: skip
+            if job.attempt + 1 < TAKE_UP_RUNS:
+                taken = mine.update(
+                    status=ImportJob.Status.QUEUED, stage="", done=0, total=0, problems=[],
+                    heartbeat_at=None, attempt=job.attempt + 1,
+                )  # fmt: skip
+                if taken:
+                    transaction.on_commit(lambda pk=job.pk: import_job_run.enqueue(job_id=pk))
+            else:
+                with translation.override(job.language):
+                    message = gettext(
+                        "The import stopped: the task worker stopped while importing this file "
+                        "(%(runs)s times). Nothing was imported. Start the import again."
+                    ) % {"runs": job.attempt + 1}
+                taken = mine.update(
+                    status=ImportJob.Status.FAILED, stage=STOPPED, finished_at=now,
+                    problems=[[1, "file", message]],
+                )  # fmt: skip
+            if taken:
+                _dead_task_failed(job.pk, now)
+                outcome["queued" if job.attempt + 1 < TAKE_UP_RUNS else "failed"].append(job.pk)
+    return outcome
+
+
+def _dead_task_failed(job_id: int, now: datetime.datetime) -> None:
+    """Mark the task row of a dead worker's run failed (the database backend only)."""
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    if "django_tasks_db" not in settings.INSTALLED_APPS:
+        return
+    DBTaskResult.objects.filter(
+        status=TaskResultStatus.RUNNING,
+        task_path__in=(TASK_PATH, "tournaments.tasks.import_job_run"),
+        args_kwargs__kwargs__job_id=job_id,
+    ).update(
+        status=TaskResultStatus.FAILED,
+        finished_at=now,
+        exception_class_path="builtins.SystemExit",
+        traceback="the worker running this task stopped (efuda took the job up)",
+    )
 
 
 def _unexpected() -> str:

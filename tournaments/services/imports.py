@@ -51,12 +51,28 @@ from ..models import (
     StandingAggregate,
     normalise_name,
 )
+from ..results_format import (
+    DAIFUGO_COLUMNS,
+    DAIFUGO_OPTIONAL,
+    NAPOLEON_COLUMNS,
+    NAPOLEON_DEAL_OPTIONAL,
+    NAPOLEON_OPTIONAL,
+    SESSION_OPTIONAL,
+    unquote,
+)
 from ..selectors.rulesets import rules_from_snapshot, ruleset_rules, ruleset_snapshot
 from . import bulk
 from .busy import bulk_write
 from .cache import club_version_bump
 from .errors import fail, make_fail
-from .import_files import ENCODING_LABELS, MAX_BYTES, FileProblem, Source, read_source
+from .import_files import (
+    ENCODING_LABELS,
+    MAX_BYTES,
+    WORKBOOK_KINDS,
+    FileProblem,
+    Source,
+    read_source,
+)
 from .names import clean_name
 from .players import clean_player_name
 from .ratings import ratings_lines_changed, ratings_replay
@@ -73,24 +89,32 @@ from .scoring_bridge import (
     score,
 )
 
-__all__ = ["MAX_BYTES", "ImportFailed", "ImportProblem", "ImportReport", "results_import"]
+__all__ = [
+    "DAIFUGO_COLUMNS", "MAX_BYTES", "NAPOLEON_COLUMNS", "NAPOLEON_DEAL_OPTIONAL",
+    "SESSION_OPTIONAL", "ImportFailed", "ImportProblem", "ImportReport", "results_import",
+]  # fmt: skip
 
-NAPOLEON_COLUMNS = (
-    "date", "table", "rules", "players", "napoleon", "bid", "trump", "called", "adjutant",
-    "honours", "discarded",
-)  # fmt: skip
-NAPOLEON_OPTIONAL = ("last_trick",)
-DAIFUGO_COLUMNS = ("date", "table", "rules", "order", "forbidden")
 MAX_TABLE = 40
+MAX_NOTES = 200
 NAME_SEPARATORS = re.compile("[;；]")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# 2026-11-20, 2026/11/20, 2026/1/5, 2026.11.20 and 2026年11月20日: how Japanese spreadsheets and
+# people write a day; a time after the day (a workbook's midnight) is allowed.
+_DATE = re.compile(
+    r"^(\d{4})\s*(?:[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})|年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日)"
+    r"(?:[ T]0{1,2}:00(?::00)?)?$"
+)
+# A day written as Excel's serial number (a date cell saved as a plain number): 1 is 1900-01-01
+# in Excel's count, which counts a 29 February 1900 that never was, hence the 30 December base.
+_EXCEL_EPOCH = datetime.date(1899, 12, 30)
+_SERIALS = range(36526, 73051)  # 2000-01-01 … 2099-12-31: anything else is not taken for a day
 PROGRESS_EVERY = 2_000
 
 MESSAGES = {
     "empty_file": N_("The file is empty."),
     "bad_header": N_(
         "Unknown header. A Napoleon file has the columns %(napoleon)s (and optionally "
-        "last_trick); a Daifugō file has the columns %(daifugo)s."
+        "last_trick); a Daifugō file has the columns %(daifugo)s. Either may also have "
+        "%(session)s."
     ),
     "header_missing": N_("The header lacks the columns %(missing)s (expected %(expected)s)."),
     "header_unknown": N_("The header has unknown columns %(unknown)s (expected %(expected)s)."),
@@ -98,7 +122,17 @@ MESSAGES = {
     "no_rows": N_("The file has a header but no results."),
     "column_count": N_("This line has %(found)s columns; the header has %(expected)s."),
     "required": N_("This column must not be empty."),
-    "date_invalid": N_("“%(value)s” is not a date: write YYYY-MM-DD, e.g. 2026-11-20."),
+    "date_invalid": N_(
+        "“%(value)s” is not a date: write YYYY-MM-DD or YYYY/MM/DD, e.g. 2026-11-20."
+    ),
+    "suit_shift_jis": N_(
+        "“%(value)s” is not a suit. This file was saved as Shift_JIS, which cannot hold ♠ ♥ ♦ ♣ "
+        "(Excel writes them as “?”): write the suit letters S, H, D or C instead."
+    ),
+    "card_shift_jis": N_(
+        "“%(value)s” is not a card. This file was saved as Shift_JIS, which cannot hold ♠ ♥ ♦ ♣ "
+        "(Excel writes them as “?”): write the suit letters, e.g. SA, H10, D3 or C2."
+    ),
     "number_invalid": N_("“%(value)s” is not a whole number of 0 or more."),
     "table_long": N_("A table label can be at most %(max)s characters."),
     "last_trick_invalid": N_("Write napoleon or allies (who won the last trick), not “%(value)s”."),
@@ -110,6 +144,20 @@ MESSAGES = {
         "A session (same date and table) has one rule set: line %(line)s uses “%(first)s”."
     ),
     "name_twice": N_("%(player)s is listed twice."),
+    "code_invalid": N_(
+        "A rule set's code is letters, digits, hyphens and underscores (at most 50), as the "
+        "export wrote it."
+    ),
+    "notes_long": N_("Notes can be at most %(max)s characters."),
+    "options_invalid": N_('Write the options as the export wrote them (e.g. {"min_bid": 12}).'),
+    "preset_needed": N_("Options need the preset they change: fill in rules_preset too."),
+    "preset_differs": N_(
+        "The club's rule set “%(code)s” is based on %(club_preset)s; this file says %(preset)s. "
+        "Give the file's rule set another code."
+    ),
+    "definition_differs": N_(
+        "A session (same date and table) has one rule set: line %(line)s describes it differently."
+    ),
     "changed_meanwhile": N_(
         "The club's players, rule sets or sessions changed while the file was being checked; "
         "nothing was imported. Import the file again."
@@ -127,6 +175,9 @@ _FIELD_COLUMNS = {"seats": "players", "card": "called", "preset": "rules",
 Progress = Callable[[str, int, int], None]
 
 
+WHOLE_FILE = ("file", "sheet")
+
+
 class ImportProblem(NamedTuple):
     """One error: the file's line number (header = 1), the column, the message."""
 
@@ -134,8 +185,18 @@ class ImportProblem(NamedTuple):
     field: str
     message: str
 
+    def where(self) -> str:
+        """Where to look, in words: a column by its name in the file's header; a problem of the
+        whole file or its header line by the line alone (``file`` is no column)."""
+        if self.field in WHOLE_FILE:
+            return gettext("line %(line)s") % {"line": self.line}
+        if self.field == "header":
+            return gettext("line %(line)s (the header)") % {"line": self.line}
+        return gettext("line %(line)s, column %(field)s") % {"line": self.line,
+                                                              "field": self.field}  # fmt: skip
+
     def __str__(self) -> str:
-        return gettext("line %(line)s, field %(field)s: %(message)s") % self._asdict()
+        return f"{self.where()}: {self.message}"
 
 
 class ImportFailed(Exception):  # noqa: N818 - an outcome, named as the spec names it
@@ -169,15 +230,27 @@ class _Row:
     # Player display names (canonical for the club), and the deal's other fields.
     names: tuple[str, ...]
     values: dict
+    # The session's optional columns: the rule set's (preset, options as JSON) when the file
+    # describes it, the rule set's name, the session's notes.
+    definition: tuple[str, str] | None = None
+    rules_name: str = ""
+    notes: str = ""
+    # A cell outside the deal itself (date, table, notes…) is wrong: the row is still checked
+    # against its rules, so every error of the row is reported at once, but never imported.
+    broken: bool = False
 
 
 @dataclass
 class _Collector:
     names: dict[str, str] = field(default_factory=dict)  # player key -> display name
     problems: list[ImportProblem] = field(default_factory=list)
+    shift_jis: bool = False  # the file was read as Shift_JIS: suits must be letters
 
     def add(self, line: int, error: EfudaError, column: str | None = None) -> None:
         name = column or _FIELD_COLUMNS.get(error.field, error.field)
+        if self.shift_jis and error.code in ("invalid_suit", "invalid_card"):
+            code = "suit_shift_jis" if error.code == "invalid_suit" else "card_shift_jis"
+            error = _fail(error.field, code, **error.params)
         self.problems.append(ImportProblem(line, name, error_text(error, self.names)))
 
 
@@ -196,7 +269,7 @@ def _header(cells: list[str]) -> tuple[str, list[str]]:
     found = set(columns)
     candidates = (
         (Game.NAPOLEON, NAPOLEON_COLUMNS, NAPOLEON_OPTIONAL),
-        (Game.DAIFUGO, DAIFUGO_COLUMNS, ()),
+        (Game.DAIFUGO, DAIFUGO_COLUMNS, DAIFUGO_OPTIONAL),
     )
     for game, required, optional in candidates:
         if set(required) <= found <= set(required) | set(optional):
@@ -214,7 +287,8 @@ def _header(cells: list[str]) -> tuple[str, list[str]]:
         )
     else:
         error = _fail("header", "bad_header", napoleon=",".join(NAPOLEON_COLUMNS),
-                      daifugo=",".join(DAIFUGO_COLUMNS))  # fmt: skip
+                      daifugo=",".join(DAIFUGO_COLUMNS),
+                      session=",".join(SESSION_OPTIONAL))  # fmt: skip
     raise ImportFailed([_problem(1, "header", error)])
 
 
@@ -269,10 +343,14 @@ def _number(value: str, column: str) -> int:
 
 
 def _date(value: str) -> datetime.date:
-    text = value.strip()
+    text = unicodedata.normalize("NFKC", value).strip()
+    found = _DATE.match(text)
     try:
-        if _DATE.match(text):
-            return datetime.date.fromisoformat(text)
+        if found:
+            year, month, day = (int(g) for g in found.groups() if g is not None)
+            return datetime.date(year, month, day)
+        if text.isdigit() and int(text) in _SERIALS:
+            return _EXCEL_EPOCH + datetime.timedelta(days=int(text))
     except ValueError:
         pass
     raise _fail("date", "date_invalid", value=value)
@@ -295,6 +373,42 @@ def _common(cells: dict, errors: list) -> tuple:
     if not rules:
         errors.append((_fail("rules", "required"), "rules"))
     return day, table, rules
+
+
+_CODE = re.compile(r"^[-a-zA-Z0-9_]{1,50}$")
+
+
+def _session_columns(cells: dict, errors: list) -> tuple[tuple[str, str] | None, str, str]:
+    """The optional columns that describe the session: its rule set (preset and options, as
+    the export writes them) and its notes."""
+    preset = cells.get("rules_preset", "").strip()
+    options_text = cells.get("rules_options", "").strip()
+    definition = None
+    if options_text and not preset:
+        errors.append((_fail("rules_preset", "preset_needed"), "rules_preset"))
+    if preset:
+        options: object = {}
+        if options_text:
+            try:
+                options = json.loads(options_text)
+            except ValueError:
+                options = None
+        if isinstance(options, dict):
+            definition = (preset, json.dumps(options, sort_keys=True, ensure_ascii=False))
+        else:
+            errors.append((_fail("rules_options", "options_invalid"), "rules_options"))
+        code = cells["rules"].strip()
+        if code and not _CODE.match(code):
+            errors.append((_fail("rules", "code_invalid"), "rules"))
+    name = ""
+    try:
+        name = clean_name(cells.get("rules_name", ""), field="rules_name")
+    except EfudaError as err:
+        errors.append((err, "rules_name"))
+    notes = " ".join(cells.get("notes", "").split())
+    if len(notes) > MAX_NOTES:
+        errors.append((_fail("notes", "notes_long", max=MAX_NOTES), "notes"))
+    return definition, name, notes
 
 
 def _napoleon_values(cells: dict, names: _Names, errors: list) -> tuple[tuple, dict]:
@@ -350,22 +464,31 @@ def _daifugo_values(cells: dict, names: _Names, errors: list) -> tuple[tuple, di
     return order, {"forbidden": forbidden}
 
 
+# The cells a deal is scored from: when one of them cannot be read, the row is not scored.
+_DEAL_CELLS = frozenset({
+    "file", "players", "napoleon", "bid", "trump", "called", "adjutant", "honours", "discarded",
+    "last_trick", "order", "forbidden", "rules_preset", "rules_options",
+})  # fmt: skip
+
+
 def _row(line: int, cells: list[str], columns: list[str], game: str, names: _Names,
          found: _Collector) -> _Row | None:  # fmt: skip
     if len(cells) != len(columns):
         found.add(line, _fail("file", "column_count", found=len(cells), expected=len(columns)),
                   "file")  # fmt: skip
         return None
-    by_column = dict(zip(columns, cells, strict=True))
+    by_column = dict(zip(columns, (unquote(c) for c in cells), strict=True))
     errors: list = []
     day, table, rules = _common(by_column, errors)
     reader = _napoleon_values if game == Game.NAPOLEON else _daifugo_values
     players, values = reader(by_column, names, errors)
+    definition, rules_name, notes = _session_columns(by_column, errors)
     for error, column in errors:
         found.add(line, error, column)
-    if errors:
-        return None
-    return _Row(line, day, table, rules, players, values)
+    if any(column in _DEAL_CELLS for _error, column in errors) or not rules:
+        return None  # the deal itself cannot be read: nothing more to check
+    return _Row(line, day, table, rules, players, values, definition, rules_name, notes,
+                broken=bool(errors))  # fmt: skip
 
 
 # --- sessions and rule sets, read only -----------------------------------------------------------
@@ -380,16 +503,41 @@ class _Rules:
     snapshot: dict
     rules: rules.RuleSet
     name: str = ""
+    seen: dict | None = None  # the club's rule set of this code as the check found it
 
 
-def _rules_for(club: Club, code: str, game: str, cache: dict) -> _Rules:
-    if code in cache:
-        found = cache[code]
+def _defined(code: str, existing: ClubRuleSet | None, definition: tuple[str, str],
+             name: str) -> _Rules:  # fmt: skip
+    """The rule set a file's row describes (its preset and options): the session keeps exactly
+    these, whatever the club's rule set of that code says today (as a session recorded before a
+    rule set was changed keeps the rules it was played under)."""
+    preset_code, options_json = definition
+    try:
+        preset = rules.get_preset(preset_code)
+    except EfudaError:
+        raise fail("rules_preset", "ruleset_unknown", code=preset_code) from None
+    if existing is not None and existing.preset != preset.code:
+        raise _fail("rules_preset", "preset_differs", code=code, club_preset=existing.preset,
+                    preset=preset.code)  # fmt: skip
+    snapshot = {"preset": preset.code, "options": json.loads(options_json), "code": code}
+    built = rules_from_snapshot(snapshot)  # an option that does not check names its key
+    if existing is not None:
+        return _Rules(code, existing, snapshot, built, existing.name, ruleset_snapshot(existing))
+    return _Rules(code, None, snapshot, built, name=name)  # as the file names it
+
+
+def _rules_for(club: Club, code: str, game: str, cache: dict,
+               definition: tuple[str, str] | None = None, name: str = "") -> _Rules:  # fmt: skip
+    if (code, definition) in cache:
+        found = cache[(code, definition)]
     else:
         existing = ClubRuleSet.objects.filter(club=club, code=code).first()
         try:
-            if existing is not None:
-                found = _Rules(code, existing, ruleset_snapshot(existing), ruleset_rules(existing))
+            if definition is not None:
+                found = _defined(code, existing, definition, name)
+            elif existing is not None:
+                snapshot = ruleset_snapshot(existing)
+                found = _Rules(code, existing, snapshot, ruleset_rules(existing), seen=snapshot)
             else:
                 try:
                     preset = rules.get_preset(code)
@@ -400,7 +548,7 @@ def _rules_for(club: Club, code: str, game: str, cache: dict) -> _Rules:
                 found = _Rules(code, None, snapshot, built, name=preset.name_ja)
         except EfudaError as err:
             found = err
-        cache[code] = found
+        cache[(code, definition)] = found
     if isinstance(found, EfudaError):
         raise found
     preset_game = rules.get_preset(found.snapshot["preset"]).game
@@ -410,23 +558,27 @@ def _rules_for(club: Club, code: str, game: str, cache: dict) -> _Rules:
     return found
 
 
-def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector) -> dict:
+def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector,
+                    cache: dict) -> dict:  # fmt: skip
     """Group rows into sessions (date, table) in file order; resolve and check their rules."""
     sessions: dict[tuple, list[_Row]] = {}
     for row in rows:
         sessions.setdefault((row.date, row.table), []).append(row)
     existing = _existing_sessions(club, game, sessions)
-    resolved, cache = {}, {}
+    resolved = {}
     for (day, table), group in sessions.items():
         first = group[0]
         for row in group[1:]:
             if row.rules != first.rules:
                 found.add(row.line, _fail("rules", "rules_differ", line=first.line,
                                           first=first.rules))  # fmt: skip
+            elif row.definition != first.definition:
+                found.add(row.line, _fail("rules_options", "definition_differs",
+                                          line=first.line))  # fmt: skip
         try:
-            plan = _rules_for(club, first.rules, game, cache)
+            plan = _rules_for(club, first.rules, game, cache, first.definition, first.rules_name)
         except EfudaError as err:
-            found.add(first.line, err, "rules")
+            found.add(first.line, err, _rules_column(err))
             continue
         if (day, table) in existing:
             found.add(first.line, fail("table", "session_exists", game=str(Game(game).label),
@@ -434,6 +586,12 @@ def _check_sessions(club: Club, game: str, rows: list[_Row], found: _Collector) 
             continue
         resolved[(day, table)] = (plan, group)
     return resolved
+
+
+def _rules_column(err: EfudaError) -> str:
+    if err.field.startswith("options") or err.field == "rules_options":
+        return "rules_options"
+    return "rules_preset" if err.field == "rules_preset" else "rules"
 
 
 def _existing_sessions(club: Club, game: str, wanted) -> set[tuple]:
@@ -523,6 +681,28 @@ def _score_dry(game: str, resolved: dict, ids: dict[str, int], found: _Collector
     return scored
 
 
+def _score_broken(club: Club, game: str, rows: list[_Row], ids: dict[str, int],
+                  found: _Collector, cache: dict) -> None:  # fmt: skip
+    """Rows with a wrong cell outside the deal (a date, a table…) are checked against their
+    rules too, alone (a Daifugō round without the round before it), so their other errors are
+    reported with the first; nothing of them is kept."""
+    for row in rows:
+        try:
+            plan = _rules_for(club, row.rules, game, cache, row.definition, row.rules_name)
+        except EfudaError as err:
+            found.add(row.line, err, _rules_column(err))
+            continue
+        twice = _duplicates(row.names)
+        if twice is not None:
+            column = "players" if game == Game.NAPOLEON else "order"
+            found.add(row.line, _fail(column, "name_twice", player=twice), column)
+            continue
+        try:
+            score(game, _deal_data(game, row, ids, plan.rules, None), plan.rules)
+        except EfudaError as err:
+            found.add(row.line, err)
+
+
 # --- writing ------------------------------------------------------------------------------------
 
 
@@ -555,7 +735,10 @@ def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names,
     user = user if getattr(user, "is_authenticated", False) else None
     user_id = user.pk if user else None
     session_ids = iter(bulk.reserve_ids(GameSession, len(scored)))
-    deal_ids = iter(bulk.reserve_ids(Deal, sum(len(v) for v in scored.values())))
+    # Deal ids follow the file's lines (not its sessions): a club's history is ordered by date
+    # and then by deal id (ratings learn in that order), so the file's order is kept.
+    lines = sorted(item.row.line for deals in scored.values() for item in deals)
+    deal_ids = dict(zip(lines, bulk.reserve_ids(Deal, len(lines)), strict=True))
     history_model = Deal.history.model
     tracked = {f.attname for f in history_model.tracked_fields}
     # The history row copies the deal's tracked fields; the rest are the history's own.
@@ -583,16 +766,17 @@ def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names,
     club_id = club.pk
     standing, bids = plan.standing, plan.bids
     for (day, table), deals in scored.items():
-        rules_plan, _group = resolved[(day, table)]
+        rules_plan, group = resolved[(day, table)]
         session = GameSession(id=next(session_ids), club=club, game=game, date=day, table=table,
-                              rules_snapshot=rules_plan.snapshot, created_by=user)  # fmt: skip
+                              rules_snapshot=rules_plan.snapshot, created_by=user,
+                              notes=group[0].notes)  # fmt: skip
         plan.sessions.append((session, rules_plan))
         session_id = session.id
         day_db = plan.lines.adapt("date", day)
         # Standings: summed per player over the session (one day), then added to its periods.
         sums: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for seq, item in enumerate(deals, start=1):
-            deal_id = next(deal_ids)
+            deal_id = deal_ids[item.row.line]
             d = deal_columns(game, item.data)
             values = (deal_id, session_id, club_id, game, seq, encode(item.data),
                       encode(item.outcome), user_id, user_id, d["napoleon_id"], d["adjutant_id"],
@@ -621,8 +805,9 @@ def _prepare(club: Club, game: str, scored: dict, resolved: dict, names: _Names,
 
 
 @transaction.atomic
-def _write(club: Club, game: str, plan: _Plan) -> None:
-    """The one short transaction: re-check what may have changed, then bulk inserts only."""
+def _write(club: Club, game: str, plan: _Plan, committed=None) -> None:
+    """The one short transaction: re-check what may have changed, then bulk inserts only;
+    ``committed()`` last, so that what it writes commits with the rows or not at all."""
     if connection.vendor == "postgresql":
         # Foreign keys are checked row by row as the rows go in, not all at COMMIT: the rows
         # the club's deals also lock (aggregates, the club's data version) are written last and
@@ -651,17 +836,27 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
     if _existing_sessions(club, game, wanted):
         raise _ChangedError
     rulesets: dict[str, ClubRuleSet] = {}
+    # A rule set the club does not have yet is created as the file's last session of its code
+    # describes it (the latest the file knows); each session keeps its own snapshot.
+    latest = {r.code: r for _s, r in plan.sessions if r.existing is None}
     for session, rules_plan in plan.sessions:
-        if rules_plan.code not in rulesets:
-            current = ClubRuleSet.objects.filter(club=club, code=rules_plan.code).first()
+        code = rules_plan.code
+        if code not in rulesets:
+            current = ClubRuleSet.objects.filter(club=club, code=code).first()
             if current is None and rules_plan.existing is None:
-                current = ClubRuleSet.objects.create(club=club, code=rules_plan.code,
-                                                     preset=rules_plan.snapshot["preset"],
-                                                     name=rules_plan.name)  # fmt: skip
-            elif current is None or ruleset_snapshot(current) != rules_plan.snapshot:
+                last = latest[code]
+                current = ClubRuleSet.objects.create(club=club, code=code,
+                                                     preset=last.snapshot["preset"],
+                                                     options=last.snapshot["options"],
+                                                     name=last.name)  # fmt: skip
+            elif (
+                current is None
+                or rules_plan.existing is None
+                or ruleset_snapshot(current) != rules_plan.seen
+            ):
                 raise _ChangedError
-            rulesets[rules_plan.code] = current
-        session.ruleset = rulesets[rules_plan.code]
+            rulesets[code] = current
+        session.ruleset = rulesets[code]
     columns = ("id", "club_id", "game", "date", "table", "ruleset_id", "rules_snapshot",
                "created_by_id", "notes")  # fmt: skip
     sessions = bulk.Table(GameSession, columns)
@@ -691,6 +886,8 @@ def _write(club: Club, game: str, plan: _Plan) -> None:
     # The club's ratings are replayed after COMMIT; a replay computed meanwhile from the old
     # score lines must not be written.
     ratings_lines_changed(club_id=club.pk, game=game)
+    if committed is not None:
+        committed()
 
 
 def _noop(stage: str, done: int, total: int) -> None:
@@ -700,18 +897,21 @@ def _noop(stage: str, done: int, total: int) -> None:
 def results_import(
     *, club: Club, file: bytes | str | None = None, rows: Iterable[Iterable[str]] | None = None,
     user=None, filename: str = "", sheet: str = "", progress: Progress | None = None,
+    on_written: Callable[[ImportReport], None] | None = None,
 ) -> ImportReport:  # fmt: skip
     """Import a results file (CSV bytes or text, or an .xlsx workbook) or already-split
     ``rows`` (header first) into ``club``. Raises ``ImportFailed`` listing every problem; then
-    nothing is written. ``progress(stage, done, total)`` is called now and then."""
+    nothing is written. ``progress(stage, done, total)`` is called now and then;
+    ``on_written(report)`` inside the write transaction, after the rows, so that what it writes
+    (a background job's outcome) is committed with them or not at all."""
     progress = progress or _noop
     source = _read(file, rows, filename, sheet)
     try:
-        return _import(club, source, user, progress)
+        return _import(club, source, user, progress, on_written)
     except _ChangedError:
         pass
     try:  # the club changed between the check and the write: check everything again, once
-        return _import(club, source, user, progress)
+        return _import(club, source, user, progress, on_written)
     except _ChangedError:
         raise ImportFailed([_problem(1, "file", _fail("file", "changed_meanwhile"))]) from None
 
@@ -730,7 +930,7 @@ def _read(file, rows, filename: str, sheet: str) -> Source:
     return source
 
 
-def _import(club: Club, source: Source, user, progress: Progress) -> ImportReport:
+def _import(club: Club, source: Source, user, progress: Progress, on_written=None) -> ImportReport:
     records = source.records
     if not records:
         raise ImportFailed([_problem(1, "file", _fail("file", "empty_file"))])
@@ -738,14 +938,16 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
     if len(records) == 1:
         raise ImportFailed([_problem(2, "file", _fail("file", "no_rows"))])
     total = len(records) - 1
-    found = _Collector()
+    found = _Collector(shift_jis=source.kind == "cp932")
     names = _Names(club)
     parsed = []
     for done, (line, cells) in enumerate(records[1:], start=1):
         parsed.append(_row(line, cells, columns, game, names, found))
         if done % PROGRESS_EVERY == 0:
             progress("checking", done, total)
-    resolved = _check_sessions(club, game, [r for r in parsed if r is not None], found)
+    rows = [r for r in parsed if r is not None]
+    cache: dict = {}
+    resolved = _check_sessions(club, game, [r for r in rows if not r.broken], found, cache)
     ids = dict(names.ids)
     if not found.problems and names.new:
         ids.update(zip(names.new, bulk.reserve_ids(Player, len(names.new)), strict=True))
@@ -753,16 +955,27 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
         ids.update({name: -1 - i for i, name in enumerate(names.new)})
     found.names = {str(pid): name for name, pid in ids.items()}
     scored = _score_dry(game, resolved, ids, found, progress, total)
+    _score_broken(club, game, [r for r in rows if r.broken], ids, found, cache)
     if found.problems:
         raise ImportFailed(found.problems)
     progress("writing", total, total)
     plan = _prepare(club, game, scored, resolved, names, ids, user)
+    label = (
+        gettext(ENCODING_LABELS[source.kind]) % {"sheet": source.sheet}
+        if source.kind in WORKBOOK_KINDS
+        else gettext(ENCODING_LABELS[source.kind])
+    )
+    report = ImportReport(
+        game=game, sessions=[s for s, _r in plan.sessions], deals=plan.deal_count,
+        redeals=plan.redeals, players_created=len(plan.new_players), source=label,
+    )  # fmt: skip
+    committed = (lambda: on_written(report)) if on_written else None
     tables = (plan.players, plan.deals, plan.lines, plan.history)
     try:
         for table in tables:  # SQLite: copied aside first, holding no lock (services/bulk.py)
             table.stage()
         with bulk_write():  # SQLite: a deal saved meanwhile waits only briefly (busy.py)
-            _write(club, game, plan)
+            _write(club, game, plan, committed)
     finally:
         for table in tables:  # after a failure: the staged copies go too
             table.unstage()
@@ -771,12 +984,4 @@ def _import(club: Club, source: Source, user, progress: Progress) -> ImportRepor
     progress("ratings", total, total)
     ratings_replay(club_id=club.pk, game=game)
     progress("done", total, total)
-    label = (
-        gettext(ENCODING_LABELS[source.kind]) % {"sheet": source.sheet}
-        if source.kind == "xlsx"
-        else gettext(ENCODING_LABELS[source.kind])
-    )
-    return ImportReport(
-        game=game, sessions=[s for s, _r in plan.sessions], deals=plan.deal_count,
-        redeals=plan.redeals, players_created=len(plan.new_players), source=label,
-    )  # fmt: skip
+    return report

@@ -100,9 +100,19 @@ def invitation_reissue(*, invitation: Invitation, by) -> Invitation:
 
 
 def invitation_check(invitation: Invitation, now=None) -> None:
-    """Raise the message that explains why this invitation cannot be used now, if it cannot."""
+    """Raise the message that explains why this invitation cannot be used now, if it cannot.
+
+    An invitation lets people in on its maker's authority: once they are no longer an owner of
+    the club (removed, lowered, their account deleted) it is withdrawn. Leaving or losing the
+    role withdraws it in the same change (services/members.py); this check holds even if a
+    row was missed."""
     state = invitation_state(invitation, now)
-    if state == InvitationState.REVOKED:
+    if (
+        state == InvitationState.REVOKED
+        or not Membership.objects.filter(
+            club_id=invitation.club_id, user_id=invitation.created_by_id, role=Role.OWNER
+        ).exists()
+    ):
         raise _fail("__all__", "invitation_revoked")
     if state == InvitationState.EXPIRED:
         day = timezone.localtime(invitation.expires_at).strftime("%Y-%m-%d %H:%M")

@@ -1,13 +1,27 @@
 """Membership: who belongs to a club and in which role (owner, scorekeeper, member).
 
-Every change of membership goes through this module."""
+Every change of membership goes through this module, and every right that comes from a
+membership follows it (docs/accounts.md, "Leaving a club"):
+
+- removed from the club: off the extra staff of every tournament of the club, their open
+  invitations into it withdrawn, their pending "this is me" claims turned down;
+- no longer owner: their open invitations withdrawn (only owners invite);
+- no longer scorekeeper or owner: nothing to clean up — recording, running tournaments as
+  club staff and as a tournament's creator are read from the role at every request.
+
+Each of these is a save with the reason in the row's own history (the membership's, the
+tournament's with its staff, the invitation's, the claim's), by the person who made the change.
+Permissions never rely on this cleaning alone: they check the membership at every request.
+"""
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from core.i18n import N_
 
-from ..models import Club, Membership, Role
+from ..models import ClaimStatus, Club, Invitation, Membership, PlayerClaim, Role, Tournament
+from .cache import club_version_bump
 from .errors import make_fail
 
 MESSAGES = {
@@ -28,37 +42,108 @@ def _owners_left(club: Club, *, without: Membership) -> int:
     )
 
 
+def _by(user):
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def user_by_name(username: str):
+    """The account called ``username``, compared without regard to case (as the login does):
+    the exact spelling first, where two accounts differ only by case."""
+    name = (username or "").strip()
+    if not name:
+        return None
+    users = get_user_model().objects
+    return users.filter(username=name).first() or (
+        users.filter(username__iexact=name).order_by("pk").first()
+    )
+
+
 @transaction.atomic
-def member_add(*, club: Club, username: str, role: str) -> Membership:
+def member_add(*, club: Club, username: str, role: str, by=None) -> Membership:
     """Give an existing user a role in the club (or change the role they have)."""
-    user = get_user_model().objects.filter(username=(username or "").strip()).first()
+    user = user_by_name(username)
     if user is None:
         raise _fail("username", "user_unknown", username=(username or "").strip())
     existing = Membership.objects.filter(club=club, user=user).first()
     if existing is not None:
-        return membership_role_change(membership=existing, role=role)
-    return Membership.objects.create(club=club, user=user, role=role)
+        return membership_role_change(membership=existing, role=role, by=by)
+    membership = Membership(club=club, user=user, role=role)
+    membership._history_user = _by(by)
+    membership.save()
+    return membership
+
+
+def _invitations_withdraw(membership: Membership, by, reason: str) -> int:
+    """Withdraw the open invitations ``membership``'s person made into its club."""
+    now = timezone.now()
+    count = 0
+    for invitation in Invitation.objects.select_for_update().filter(
+        club_id=membership.club_id,
+        created_by_id=membership.user_id,
+        revoked_at__isnull=True,
+        expires_at__gt=now,
+    ):
+        invitation.revoked_at = now
+        invitation._history_user = _by(by)
+        invitation._change_reason = reason
+        invitation.save(update_fields=["revoked_at"])
+        count += 1
+    return count
+
+
+def _claims_decline(membership: Membership, by) -> None:
+    for claim in PlayerClaim.objects.select_for_update().filter(
+        club_id=membership.club_id, user_id=membership.user_id, status=ClaimStatus.PENDING
+    ):
+        claim.status = ClaimStatus.REJECTED
+        claim.decided_by = _by(by)
+        claim.decided_at = timezone.now()
+        claim._history_user = _by(by)
+        claim._change_reason = "claimant left the club"
+        claim.save()
+
+
+def _staff_leave(membership: Membership, by) -> None:
+    """Off the extra staff of every tournament of the club (each a change in its history)."""
+    tournaments = Tournament.objects.select_for_update(of=("self",)).filter(
+        club_id=membership.club_id, extra_staff=membership.user_id
+    )
+    for tournament in tournaments.order_by("pk"):
+        tournament._history_user = _by(by)
+        tournament._change_reason = f"staff removed: {membership.user_id} (left the club)"
+        tournament.extra_staff.remove(membership.user_id)
+    club_version_bump(club_id=membership.club_id)
 
 
 @transaction.atomic
-def membership_role_change(*, membership: Membership, role: str) -> Membership:
-    """Change a member's role; the membership's history keeps who changed it, and when."""
+def membership_role_change(*, membership: Membership, role: str, by=None) -> Membership:
+    """Change a member's role; the membership's history keeps who changed it, and when. An
+    owner who becomes scorekeeper or member has their open invitations withdrawn."""
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == role:
         return membership
     if membership.role == Role.OWNER and role != Role.OWNER:
         if not _owners_left(membership.club, without=membership):
             raise _fail("role", "last_owner")
+        _invitations_withdraw(membership, by, "inviter no longer an owner")
+    membership._change_reason = f"role {membership.role} → {role}"
+    membership._history_user = _by(by)
     membership.role = role
     membership.save()
     return membership
 
 
 @transaction.atomic
-def member_remove(*, membership: Membership) -> None:
+def member_remove(*, membership: Membership, by=None) -> None:
+    """Remove a person from the club, and every right their membership gave them (above)."""
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == Role.OWNER and not _owners_left(membership.club, without=membership):
         raise _fail("role", "last_owner")
+    _staff_leave(membership, by)
+    _invitations_withdraw(membership, by, "inviter left the club")
+    _claims_decline(membership, by)
+    membership._history_user = _by(by)
+    membership._change_reason = "removed from the club"
     membership.delete()
 
 

@@ -6,10 +6,17 @@ aggregates and the per-bid record move through ``aggregates_apply``), and the cl
 each game involved are replayed, so standings and ratings are what they would have been had
 the name been right from the start. Each deal's own history
 records the change. A deal in which both players sat cannot be merged.
+
+The merge keeps exactly what it changed (``PlayerMerge.moves``), so an owner can undo it with
+``player_merge_undo``: the merged player comes back (same id and name), exactly the recorded
+places of exactly those deals name them again, re-scored through the same ``deal_rescore``
+(with history), the invitations, claims and account link move back, and the ratings are
+replayed. A deal edited after the merge (its version moved) makes the undo refuse, naming it:
+undoing would silently drop that edit.
 """
 
 from django.db import transaction
-from django.db.models import Q
+from django.utils import timezone
 
 from core.i18n import N_
 
@@ -23,6 +30,14 @@ from ..models import (
     PlayerMerge,
     ScoreLine,
     StandingAggregate,
+    normalise_name,
+)
+from ..selectors.players import (
+    NAMING_MANY,
+    NAMING_ONE,
+    deal_mentions,
+    deal_places,
+    deals_naming,
 )
 from .cache import club_version_bump
 from .deals import deal_rescore
@@ -41,32 +56,30 @@ MESSAGES = {
     "merge_tournament": N_(
         "“%(merged)s” is entered in a tournament of the club: merge after removing that entry."
     ),
+    "undo_done": N_("This merge was already undone."),
+    "undo_old": N_(
+        "This merge was made before efuda kept what a merge changes: it cannot be undone."
+    ),
+    "undo_name_taken": N_(
+        "There is a player called “%(name)s” again (added after the merge): rename or merge "
+        "that player first, then undo."
+    ),
+    "undo_edited": N_(
+        "%(count)s deal(s) changed after the merge (first: %(date)s, table %(table)s, deal "
+        "%(seq)s): undoing would drop those changes. Correct those deals by hand instead."
+    ),
 }
 
 _fail = make_fail(MESSAGES)
 
-# Where a Napoleon deal or a Daifugō round names players.
-_ONE = ("napoleon", "adjutant", "previous_daifugo")
-_MANY = ("seats", "order", "forbidden")
-
-
-def _mentions(data: dict, key: str) -> bool:
-    if any(str(data.get(name)) == key for name in _ONE if data.get(name) not in (None, "")):
-        return True
-    return any(
-        key in [str(v) for v in data.get(name) or []]
-        for name in _MANY
-        if isinstance(data.get(name), list)
-    )
-
 
 def _replace(data: dict, old: str, new: str) -> dict:
     out = dict(data)
-    for name in _ONE:
+    for name in NAMING_ONE:
         value = out.get(name)
         if value not in (None, "") and str(value) == old:
             out[name] = type(value)(new) if isinstance(value, (int, str)) else new
-    for name in _MANY:
+    for name in NAMING_MANY:
         values = out.get(name)
         if isinstance(values, list):
             out[name] = [
@@ -76,29 +89,25 @@ def _replace(data: dict, old: str, new: str) -> dict:
     return out
 
 
-def _deals_naming(club: Club, player_id: int) -> list[Deal]:
-    """Every deal whose input names the player: found through the score lines and the
-    denormalised Napoleon and adjutant, plus the deals without score lines (redeals, deleted
-    deals) and the Daifugō rounds of the player's sessions (a 大富豪 who sat out the next round
-    is still named by it for 都落ち); each candidate is checked exactly."""
-    key = str(player_id)
-    lines = ScoreLine.objects.filter(club=club, player_id=player_id)
-    ids = set(lines.values_list("deal_id", flat=True))
-    candidates = Deal.objects.filter(club=club).filter(
-        Q(napoleon_id=player_id)
-        | Q(adjutant_id=player_id)
-        | Q(redeal=True)
-        | Q(is_deleted=True)
-        | Q(session_id__in=lines.filter(game="daifugo").values("session_id"))
-    )
-    for deal in candidates.exclude(id__in=ids).only("id", "data").iterator(chunk_size=2000):
-        if _mentions(deal.data or {}, key):
-            ids.add(deal.id)
-    return list(
-        Deal.objects.filter(id__in=ids)
-        .select_related("session", "session__club")
-        .order_by("session__date", "session_id", "seq")
-    )
+def _put_back(data: dict, places: dict, old: str, new: str) -> dict | None:
+    """``data`` with exactly ``places`` naming ``new`` again (they name ``old`` now); None when
+    one of them no longer names ``old`` (the deal changed since)."""
+    out = dict(data)
+    for name, where in places.items():
+        if where is True:
+            value = out.get(name)
+            if value in (None, "") or str(value) != old:
+                return None
+            out[name] = type(value)(new) if isinstance(value, (int, str)) else new
+        else:
+            values = list(out.get(name) or [])
+            for index in where:
+                if index >= len(values) or str(values[index]) != old:
+                    return None
+                value = values[index]
+                values[index] = type(value)(new) if isinstance(value, (int, str)) else new
+            out[name] = values
+    return out
 
 
 @transaction.atomic
@@ -123,8 +132,8 @@ def player_merge(*, club: Club, keep: Player, merge: Player, by=None) -> PlayerM
         raise _fail("merge", "merge_tournament", merged=merge.name)
 
     old, new = str(merge.pk), str(keep.pk)
-    deals = _deals_naming(club, merge.pk)
-    together = [d for d in deals if _mentions(d.data or {}, new)]
+    deals = deals_naming(club=club, player_id=merge.pk)
+    together = [d for d in deals if deal_mentions(d.data or {}, new)]
     if together:
         first = together[0]
         raise _fail(
@@ -141,14 +150,17 @@ def player_merge(*, club: Club, keep: Player, merge: Player, by=None) -> PlayerM
         .filter(id__in=[d.id for d in deals])
         .order_by("session__date", "session_id", "seq")
     )
+    moves: dict = {"deals": [], "merged_active": merge.active, "keep_active": keep.active}
     for deal in locked:
         # Re-scored as an edit would be (lines, aggregates, derived columns, version,
         # history); the ratings are replayed once below, and every later round that names the
         # merged player is in ``deals`` itself.
-        deal_rescore(
+        places = deal_places(deal.data or {}, old)
+        deal = deal_rescore(
             deal=deal, data=_replace(deal.data or {}, old, new), user=user, reason=reason,
             follow=False,
         )  # fmt: skip
+        moves["deals"].append({"id": deal.pk, "places": places, "version": deal.version})
 
     # Every total of the merged player is now zero; anything else is a bug: stop, roll back.
     leftover = StandingAggregate.objects.filter(player=merge).exclude(points=0, deals=0)
@@ -159,6 +171,11 @@ def player_merge(*, club: Club, keep: Player, merge: Player, by=None) -> PlayerM
     if BidAggregate.objects.filter(player=merge).exists():
         raise RuntimeError("merge left a bid record on the merged player")
 
+    moves["invitations"] = list(
+        Invitation.objects.filter(player=merge).values_list("pk", flat=True)
+    )
+    moves["claims"] = list(PlayerClaim.objects.filter(player=merge).values_list("pk", flat=True))
+    moves["account"] = bool(merge.user_id and not keep.user_id)
     Invitation.objects.filter(player=merge).update(player=keep)
     PlayerClaim.objects.filter(player=merge).update(player=keep)
     if merge.user_id and not keep.user_id:
@@ -174,7 +191,7 @@ def player_merge(*, club: Club, keep: Player, merge: Player, by=None) -> PlayerM
     keep.save()
     record = PlayerMerge.objects.create(
         club=club, kept=keep, merged_id=merge.pk, merged_name=merge.name, deals=len(deals),
-        lines=line_count, by=user,
+        lines=line_count, by=user, moves=moves,
     )  # fmt: skip
     merge._change_reason = reason
     merge._history_user = user
@@ -183,3 +200,72 @@ def player_merge(*, club: Club, keep: Player, merge: Player, by=None) -> PlayerM
         ratings_replay(club_id=club.pk, game=game)
     club_version_bump(club_id=club.pk)
     return record
+
+
+@transaction.atomic
+def player_merge_undo(*, record: PlayerMerge, by=None) -> Player:
+    """Undo a merge: the merged player comes back and exactly the deals, places, invitations,
+    claims and account link the merge moved go back to them, re-scored as edits (with history).
+    Refused, changing nothing, when a moved deal was edited after the merge, when a player of
+    the merged name exists again, or when the merge is already undone."""
+    club = record.club
+    Club.objects.select_for_update().only("pk").get(pk=club.pk)
+    record = PlayerMerge.objects.select_for_update().get(pk=record.pk)
+    if record.undone_at is not None:
+        raise _fail("merge", "undo_done")
+    moves = record.moves or {}
+    if "deals" not in moves:
+        raise _fail("merge", "undo_old")
+    keep = Player.objects.select_for_update().get(pk=record.kept_id)
+    if Player.objects.filter(club=club, name_key=normalise_name(record.merged_name)).exists():
+        raise _fail("merge", "undo_name_taken", name=record.merged_name)
+    user = by if getattr(by, "is_authenticated", False) else None
+    wanted = {m["id"]: m for m in moves["deals"]}
+    deals = list(
+        Deal.objects.select_for_update(of=("self",))
+        .select_related("session", "session__club")
+        .filter(id__in=list(wanted))
+        .order_by("session__date", "session_id", "seq")
+    )
+    new_id = record.merged_id if not Player.objects.filter(pk=record.merged_id).exists() else None
+    back = Player(id=new_id, club=club, name=record.merged_name,
+                  active=moves.get("merged_active", True))  # fmt: skip
+    old, key = str(keep.pk), str(new_id or 0)
+    edited = [
+        d for d in deals
+        if d.version != wanted[d.pk]["version"]
+        or _put_back(d.data or {}, wanted[d.pk]["places"], old, key) is None
+    ]  # fmt: skip
+    if edited or len(deals) != len(wanted):
+        first = edited[0] if edited else None
+        raise _fail(
+            "merge", "undo_edited", count=len(edited) or len(wanted) - len(deals),
+            date=first.session.date.isoformat() if first else "?",
+            table=first.session.table if first else "?", seq=first.seq if first else "?",
+        )  # fmt: skip
+    reason = f"undo of the merge of player {record.merged_id} ({record.merged_name})"
+    back._change_reason = reason
+    back._history_user = user
+    keep._change_reason = reason
+    keep._history_user = user
+    keep.active = moves.get("keep_active", keep.active)
+    if moves.get("account") and keep.user_id:
+        back.user_id = keep.user_id  # the account link goes back with the player
+        keep.user = None
+    keep.save()
+    back.save()
+    key = str(back.pk)
+    for deal in deals:
+        data = _put_back(deal.data or {}, wanted[deal.pk]["places"], old, key)
+        deal_rescore(deal=deal, data=data, user=user, reason=reason, follow=False)
+    Invitation.objects.filter(pk__in=moves.get("invitations") or [], player=keep).update(
+        player=back
+    )
+    PlayerClaim.objects.filter(pk__in=moves.get("claims") or [], player=keep).update(player=back)
+    record.undone_at = timezone.now()
+    record.undone_by = user
+    record.save(update_fields=["undone_at", "undone_by"])
+    for game in sorted({d.game for d in deals}):
+        ratings_replay(club_id=club.pk, game=game)
+    club_version_bump(club_id=club.pk)
+    return back

@@ -23,8 +23,8 @@ from django.utils import timezone
 
 from ratings.engine import Rater, conservative, params_for
 
-from ..models import Deal, Rating, RatingHistory, RatingState, ScoreLine
-from ..selectors.ratings import rating_events, rating_lines_after
+from ..models import Deal, Game, Rating, RatingHistory, RatingState, ScoreLine
+from ..selectors.ratings import deal_rated, rating_events, rating_lines_after, rating_lines_count
 from . import bulk
 from .busy import bulk_write
 from .cache import club_version_bump
@@ -63,6 +63,11 @@ def ratings_deal_changed(*, deal: Deal, created: bool = False) -> None:
     if pending is not None:
         pending.add((deal.club_id, deal.game))
         return
+    if not deal_rated(deal=deal):
+        # A deal hidden from some reader of the club (a private tournament's in a public club,
+        # a frozen round's) is not rated, before or after this change: nothing to update. It
+        # is learned when it stops being hidden (``ratings_visibility_changed``).
+        return
     if created and _learn_one(deal):
         return
     ratings_replay(club_id=deal.club_id, game=deal.game)
@@ -87,10 +92,10 @@ def _learn_one(deal: Deal) -> bool:
     club's ratings must be replayed instead."""
     state = _locked_state(deal.club_id, deal.game)
     date = deal.session.date
-    if state.deals == 0 and (
-        ScoreLine.objects.filter(club_id=deal.club_id, game=deal.game)
-        .exclude(deal_id=deal.pk)
-        .exists()
+    if (
+        state.deals == 0
+        and rating_lines_count(club_id=deal.club_id, game=deal.game)
+        > ScoreLine.objects.filter(deal_id=deal.pk).count()
     ):
         return False  # ratings never computed for this club's history: replay builds them
     if state.params != _params_key(deal.game):
@@ -266,6 +271,18 @@ def _replay_locked(club_id: int, game: str) -> RatingState:
     return state
 
 
+def ratings_visibility_changed(*, club_id: int) -> None:
+    """The set of deals the club's ratings learn from changed (a freeze set, changed or
+    revealed; the club made public or private): replay both games once the caller's
+    transaction has committed, outside it (the lock-free path above)."""
+
+    def replay():
+        for game in Game.values:
+            ratings_replay(club_id=club_id, game=game)
+
+    transaction.on_commit(replay)
+
+
 def ratings_lines_changed(*, club_id: int, game: str) -> None:
     """Note, in the caller's transaction, that the club's score lines in ``game`` changed
     without a rating update (an import; its replay follows once it committed): a replay
@@ -313,7 +330,7 @@ def _catch_up(computed: _Computed, club_id: int, game: str) -> bool:
     """Under the lock, the version unchanged: learn the deals added after the computed replay's
     last deal; False if the score lines are not exactly those read plus those deals (a deal
     added earlier in history: compute again)."""
-    total = ScoreLine.objects.filter(club_id=club_id, game=game).count()
+    total = rating_lines_count(club_id=club_id, game=game)
     if computed.last is None:
         return total == 0
     deal_id, date = computed.last
@@ -432,4 +449,5 @@ __all__ = [
     "ratings_history_prune",
     "ratings_lines_changed",
     "ratings_replay",
+    "ratings_visibility_changed",
 ]

@@ -2,7 +2,7 @@
 
 from django.db import IntegrityError, transaction
 
-from ..models import Club, ClubRuleSet, GameSession
+from ..models import Club, ClubRuleSet, Game, GameSession
 from ..selectors.rulesets import ruleset_rules, ruleset_snapshot
 from .errors import fail
 from .names import clean_name
@@ -28,7 +28,12 @@ def session_create(
                 created_by=user if getattr(user, "is_authenticated", False) else None,
             )
     except IntegrityError:
-        raise fail("table", "session_exists", game=game, table=table, date=str(date)) from None
+        # The same table on the same day: say which session it is, so the page can open it.
+        existing = GameSession.objects.filter(club=club, game=game, date=date, table=table).first()
+        raise fail(
+            "table", "session_exists", game=str(Game(game).label), table=table, date=str(date),
+            session=existing.pk if existing else None,
+        ) from None  # fmt: skip
 
 
 @transaction.atomic

@@ -7,6 +7,10 @@ red suits print red (the colour is in efuda.css and the PDF stylesheet).
 
 ``{{ "独り立ち"|term }}``: a game term in the clubs' own Japanese; on an English page it is
 marked ``lang="ja"`` and followed by a short English gloss: 独り立ち (solo).
+
+``{{ points|signed }}``: points with their sign as the pages print them (+2, -1, 0; 0.00).
+
+``{{ session.ruleset|ruleset_name }}``: a club rule set by the name every page uses.
 """
 
 import re
@@ -53,3 +57,26 @@ def isolate(value) -> str:
     if value is None or value == "":
         return ""
     return f"{FSI}{value}{PDI}"
+
+
+@register.filter
+def signed(value) -> str:
+    """A number of points as the pages show one: ``+2``, ``-1``, ``0`` (never ``+0`` or ``-0``);
+    an average with two decimals (``+0.50``, ``0.00``). Anything else is shown as it is."""
+    if value is None or value == "" or isinstance(value, bool):
+        return "" if value is None else str(value)
+    if isinstance(value, int):
+        return f"{value:+d}" if value else "0"
+    try:
+        number = round(float(value), 2)
+    except (TypeError, ValueError):
+        return str(value)
+    return f"{number:+.2f}" if number else "0.00"
+
+
+@register.filter
+def ruleset_name(ruleset) -> str:
+    """A club rule set's name as every page shows it (``selectors.sessions.ruleset_label``)."""
+    from ..selectors.sessions import ruleset_label
+
+    return ruleset_label(ruleset) if ruleset is not None else ""

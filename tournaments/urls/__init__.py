@@ -16,6 +16,7 @@ from . import converters  # noqa: F401 - registers the id, year and month conver
 urlpatterns = [
     path("", home.home_view, name="home"),
     path("welcome/", home.after_login_view, name="after_login"),
+    path("invite/", home.invitation_find_view, name="invitation_find"),
     path("", include("tournaments.urls.public")),
     path("", include("tournaments.urls.entry")),
     path("", include("tournaments.urls.manage")),

@@ -36,5 +36,15 @@ urlpatterns = [
         v.claim_reject_view,
         name="claim_reject",
     ),
+    path(
+        "c/<slug:club_slug>/manage/claims/<id:pk>/undo/",
+        v.claim_undo_view,
+        name="claim_undo",
+    ),
     path("c/<slug:club_slug>/manage/players/merge/", v.player_merge_view, name="player_merge"),
+    path(
+        "c/<slug:club_slug>/manage/players/merge/<id:pk>/undo/",
+        v.player_merge_undo_view,
+        name="player_merge_undo",
+    ),
 ]

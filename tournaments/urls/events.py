@@ -37,6 +37,21 @@ urlpatterns = [
         v.deal_dispute_view,
         name="tournament_deal_dispute",
     ),
+    path(
+        "t/<id:tournament_id>/table/<id:table_id>/deals/<id:deal_id>/correct/",
+        v.table_deal_correct_view,
+        name="tournament_deal_correct",
+    ),
+    path(
+        "t/<id:tournament_id>/table/<id:table_id>/deals/<id:deal_id>/drop/",
+        v.table_deal_drop_view,
+        name="tournament_deal_drop",
+    ),
+    path(
+        "t/<id:tournament_id>/table/<id:table_id>/deals/<id:deal_id>/restore/",
+        v.table_deal_restore_view,
+        name="tournament_deal_restore",
+    ),
     # Staff
     path("c/<slug:club_slug>/tournaments/new/", v.tournament_new_view, name="tournament_new"),
     path("t/<id:tournament_id>/manage/", v.tournament_manage_view, name="tournament_manage"),
@@ -55,6 +70,12 @@ urlpatterns = [
         "t/<id:tournament_id>/entries/<id:entry_id>/pin/",
         v.entry_pin_view,
         name="tournament_entry_pin",
+    ),
+    path("t/<id:tournament_id>/replace/", v.entry_replace_view, name="tournament_replace"),
+    path(
+        "t/<id:tournament_id>/pin-lockouts/clear/",
+        v.pin_lockouts_clear_view,
+        name="tournament_pin_lockouts_clear",
     ),
     path("t/<id:tournament_id>/draw/", v.round_draw_view, name="tournament_draw"),
     path(
@@ -91,6 +112,11 @@ urlpatterns = [
         "t/<id:tournament_id>/rounds/<id:number>/seating.pdf",
         v.seating_cards_pdf_view,
         name="tournament_seating_pdf",
+    ),
+    path(
+        "t/<id:tournament_id>/rounds/<id:number>/seating-pins/",
+        v.seating_pins_view,
+        name="tournament_seating_pins",
     ),
     path(
         "t/<id:tournament_id>/rounds/<id:number>/slips.pdf",

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import imports, manage
+from ..views import exports, imports, manage
 
 urlpatterns = [
     path("clubs/new/", manage.club_new_view, name="club_new"),
@@ -35,6 +35,8 @@ urlpatterns = [
         manage.ruleset_edit_view,
         name="ruleset_edit",
     ),
+    # Every deal out as a results file (owners and scorekeepers): tournaments/views/exports.py.
+    path("c/<slug:club_slug>/export/", exports.results_export_view, name="results_export"),
     # CSV import of results: tournaments/views/imports.py.
     path("c/<slug:club_slug>/manage/import/", imports.results_import_view, name="manage_import"),
     path(

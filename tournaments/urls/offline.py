@@ -10,4 +10,5 @@ urlpatterns = [
     path("sw.js", offline.service_worker_view, name="service_worker"),
     path("manifest.webmanifest", offline.manifest_view, name="web_manifest"),
     path("outbox/token/", outbox.outbox_token_view, name="outbox_token"),
+    path("outbox/texts/", outbox.outbox_texts_view, name="outbox_texts"),
 ]

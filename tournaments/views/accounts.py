@@ -21,12 +21,14 @@ from ..accounts import INVITATION_SESSION_KEY
 from ..forms.clubs import ClaimForm, DisplayNameForm, InvitationForm, PlayerMergeForm
 from ..forms.entry import add_efuda_error
 from ..i18n import error_text
-from ..models import Invitation, Membership, Player, PlayerClaim, Role
+from ..models import Invitation, Membership, Player, PlayerClaim, PlayerMerge, Role
 from ..permissions import club_for_request
 from ..selectors import accounts as sel
+from ..selectors.players import merge_preview
 from ..services.claims import (
     claim_confirm,
     claim_reject,
+    claim_undo,
     membership_display_name_set,
     player_claim,
 )
@@ -37,7 +39,7 @@ from ..services.invitations import (
     invitation_reissue,
     invitation_revoke,
 )
-from ..services.merge import player_merge
+from ..services.merge import player_merge, player_merge_undo
 
 
 def invitation_link(invitation: Invitation) -> str:
@@ -63,6 +65,7 @@ def _render_invitations(request, club, *, form=None, status=200):
         "invitations": invitations,
         "form": form or InvitationForm(players=sel.unclaimed_players(club=club)),
         "claims": sel.club_pending_claims(club=club),
+        "decided_claims": sel.club_decided_claims(club=club),
         "history": sel.membership_history(club=club),
         "merges": sel.club_merges(club=club),
         "role_choices": Role.choices,
@@ -184,6 +187,7 @@ def _render_me(request, club, *, claim_form=None, name_form=None, status=200):
         "player": sel.my_player(club=club, user=request.user),
         "pending": sel.my_pending_claim(club=club, user=request.user),
         "claim_form": claim_form or ClaimForm(players=players),
+        "has_players": players.exists(),
         "name_form": name_form or DisplayNameForm(
             initial={"display_name": membership.display_name if membership else ""}),
     }, status=status)  # fmt: skip
@@ -265,26 +269,62 @@ def claim_reject_view(request, club_slug, pk):
 
 
 @login_required
+@require_POST
+def claim_undo_view(request, club_slug, pk):
+    return _claim_decide(
+        request, club_slug, pk, claim_undo,
+        _("Undone: the account is no longer linked to the player; they may say who they are "
+          "again."),
+    )  # fmt: skip
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def player_merge_view(request, club_slug):
+    """Choose two players; the first press shows what will move and asks; the second merges."""
     club = club_for_request(request, club_slug, role=Role.OWNER)
     players = club.players.order_by("name")
     form = PlayerMergeForm(request.POST or None, players=players)
     status = 200
+    preview = None
     if request.method == "POST":
         status = 400
         if form.is_valid():
             keep = get_object_or_404(Player, club=club, pk=form.cleaned_data["keep"])
             merge = get_object_or_404(Player, club=club, pk=form.cleaned_data["merge"])
-            try:
-                record = player_merge(club=club, keep=keep, merge=merge, by=request.user)
-            except EfudaError as err:
-                add_efuda_error(form, err)
+            if not form.cleaned_data["confirm"] or keep.pk == merge.pk:
+                if keep.pk == merge.pk:
+                    form.add_error("merge", _("Choose two different players."))
+                else:
+                    preview = merge_preview(club=club, keep=keep, merge=merge)
+                    status = 200
             else:
-                text = _("“%(merged)s” merged into “%(kept)s”: %(deals)s deal(s) moved.")
-                params = {"merged": record.merged_name, "kept": keep.name, "deals": record.deals}
-                messages.success(request, text % params)
-                return redirect(reverse("club_manage", args=[club.slug]) + "#players")
+                try:
+                    record = player_merge(club=club, keep=keep, merge=merge, by=request.user)
+                except EfudaError as err:
+                    add_efuda_error(form, err)
+                else:
+                    text = _("“%(merged)s” merged into “%(kept)s”: %(deals)s deal(s) moved. "
+                             "Undo it below if it was a mistake.")  # fmt: skip
+                    params = {"merged": record.merged_name, "kept": keep.name,
+                              "deals": record.deals}  # fmt: skip
+                    messages.success(request, text % params)
+                    return redirect(reverse("player_merge", args=[club.slug]) + "#merged")
     return render(request, "tournaments/accounts/merge.html", {
-        "club": club, "form": form, "merges": sel.club_merges(club=club),
+        "club": club, "form": form, "merges": sel.club_merges(club=club), "preview": preview,
     }, status=status)  # fmt: skip
+
+
+@login_required
+@require_POST
+def player_merge_undo_view(request, club_slug, pk):
+    club = club_for_request(request, club_slug, role=Role.OWNER)
+    record = get_object_or_404(PlayerMerge, club=club, pk=pk)
+    try:
+        player = player_merge_undo(record=record, by=request.user)
+    except EfudaError as err:
+        messages.error(request, error_text(err))
+    else:
+        text = _("Merge undone: “%(name)s” is back with their deals.")
+        messages.success(request, text % {"name": player.name})
+    return redirect(reverse("player_merge", args=[club.slug]) + "#merged")

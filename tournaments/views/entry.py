@@ -9,7 +9,7 @@ redirect, GET) and entry pages are never cached, so Back never shows a stale fil
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import QueryDict
+from django.http import Http404, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -22,11 +22,29 @@ from ..forms.entry import DaifugoRoundForm, NapoleonDealForm, add_efuda_error
 from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Role
 from ..permissions import club_for_request
+from ..selectors.events import session_table
+from ..selectors.outbox import points_line, similar_deals, similar_summary
 from ..selectors.sessions import deal_history, preview_row, previous_players, session_detail
-from ..services.deals import deal_delete, deal_preview, deal_record, deal_restore, deal_update
+from ..selectors.visibility import deal_visibility
+from ..services.deals import (
+    deal_delete,
+    deal_preview,
+    deal_record,
+    deal_recorded,
+    deal_restore,
+    deal_update,
+)
 from ..services.players import player_get_or_create
 from ..services.scoring_bridge import outcome_dict
-from .outbox import is_outbox, outbox_reply
+from .outbox import (
+    author_refusal,
+    is_outbox,
+    live_form_html,
+    outbox_reply,
+    similar_reply,
+    since_of,
+    user_author,
+)
 from .sessions import back_to_session, entry_url
 
 LIVE = "live"
@@ -82,6 +100,8 @@ def _handle(request, form, *, deal: Deal | None = None, live=False):
     if action == "save":
         try:
             if deal is None:
+                if similar_to(request, form, session, data, form.names):
+                    return form, None, None
                 saved = deal_record(
                     session=session,
                     data=data,
@@ -106,6 +126,29 @@ def _handle(request, form, *, deal: Deal | None = None, live=False):
             return form, None, None
     row = preview_input(session, form, data, form.names, deal=deal, live=action == LIVE)
     return form, row, None
+
+
+def similar_to(request, form, session, data: dict, names: dict) -> bool:
+    """An outbox item sent again after a refusal (``X-Efuda-Since``): when the session got a
+    deal with the same content since the item was made, keep it on ``form.similar`` (with the
+    item's own points) for the reply, and record nothing. A repeat of an id already recorded
+    is not asked about (it is answered "already recorded")."""
+    since = since_of(request) if is_outbox(request) else None
+    if since is None:
+        return False
+    client_id = form.cleaned_data.get("client_id")
+    if deal_recorded(session=session, client_id=client_id) is not None:
+        return False
+    try:
+        scored, result = deal_preview(session=session, data=data)
+    except EfudaError:
+        return False  # still wrong: refused as usual
+    found = similar_deals(session=session, data=data, since=since, client_id=client_id)
+    if not found:
+        return False
+    mine = points_line(outcome_dict(session.game, result), names)
+    form.similar = ([similar_summary(d, names) for d in found], mine)
+    return True
 
 
 def _changed_text(game: str, seq: int) -> str:
@@ -151,30 +194,42 @@ def _live_problem(form, err: EfudaError, names) -> None:
 
 def _page(request, session, form, row, *, deal=None, redirect_to=None):
     if is_outbox(request):
+        similar = getattr(form, "similar", None)
+        if similar:
+            return similar_reply(*similar)
         recorded = getattr(form, "recorded", None)
-        return outbox_reply(request, deal=recorded, form=form, next_url=redirect_to or "")
+        html = ""
+        if recorded is None:
+            context = entry_context(session, form, row, deal=deal, **_urls(session, deal))
+            html = live_form_html(request, context)
+        return outbox_reply(
+            request, deal=recorded, form=form, next_url=redirect_to or "", form_html=html
+        )
     if redirect_to:
         if request.headers.get("HX-Request"):
             response = render(request, "tournaments/entry/_redirect.html", {})
             response["HX-Redirect"] = redirect_to
             return response
         return redirect(redirect_to)
-    napoleon = session.game == Game.NAPOLEON
-    if deal is None:
-        action = reverse(
-            "deal_new" if napoleon else "round_new", args=[session.club.slug, session.pk]
-        )
-        live = reverse(
-            "deal_preview" if napoleon else "round_preview", args=[session.club.slug, session.pk]
-        )
-    else:
-        action = live = reverse("deal_edit", args=[session.club.slug, deal.pk])
-    context = entry_context(session, form, row, action_url=action, live_url=live, deal=deal)
+    context = entry_context(session, form, row, deal=deal, **_urls(session, deal))
     if request.headers.get("HX-Request"):
         return render(request, context["partial"], context)
     context["club"] = session.club
     context["detail"] = session_detail(session) if deal is None else None
+    context["author"] = user_author(request.user)
     return render(request, "tournaments/entry/entry.html", context)
+
+
+def _urls(session, deal) -> dict:
+    napoleon = session.game == Game.NAPOLEON
+    if deal is not None:
+        url = reverse("deal_edit", args=[session.club.slug, deal.pk])
+        return {"action_url": url, "live_url": url}
+    args = [session.club.slug, session.pk]
+    return {
+        "action_url": reverse("deal_new" if napoleon else "round_new", args=args),
+        "live_url": reverse("deal_preview" if napoleon else "round_preview", args=args),
+    }
 
 
 def entry_context(
@@ -198,6 +253,7 @@ def entry_context(
         "pending": form.pending,
         "refusal": form.refusal,
         "auto_last": getattr(form, "auto_last", None),
+        "as_recorded": getattr(form, "as_recorded", False),
         "deal": deal,
         "action_url": action_url,
         "live_url": live_url,
@@ -212,9 +268,38 @@ def _session(request, club_slug, pk, game) -> GameSession:
                              club=club, pk=pk, game=game)  # fmt: skip
 
 
+def _hand_over(request, session, deal: Deal | None = None):
+    """A tournament table's session (``E<t>-R<r>-T<n>``) is recorded and corrected on the
+    tournament's table page, with the table's players only: GET goes there, with a message. A
+    POST still reaches the services, which refuse what the tournament would not accept."""
+    table = session_table(session.pk)
+    if table is None:
+        return None
+    label = f"R{table.round.number}-T{table.number}"
+    params = {"tournament": table.round.tournament.name, "table": label}
+    if deal is None:
+        messages.info(
+            request,
+            _("This is table %(table)s of the tournament “%(tournament)s”: its deals are "
+              "recorded on the table's page, with its players.") % params,
+        )  # fmt: skip
+        return redirect("tournament_table", table.round.tournament_id, table.pk)
+    messages.info(
+        request,
+        _("This deal belongs to table %(table)s of the tournament “%(tournament)s”: it is "
+          "corrected there, with the table's players, and the standings follow.") % params,
+    )  # fmt: skip
+    return redirect("tournament_deal_correct", table.round.tournament_id, table.pk, deal.pk)
+
+
 def _entry(request, club_slug, pk, game):
     session = _session(request, club_slug, pk, game)
+    refusal = author_refusal(request, user_author(request.user))
+    if refusal is not None:  # an outbox item entered by someone else on this phone
+        return refusal
     form_class = _form_class(game)
+    if request.method == "GET" and (handed := _hand_over(request, session)) is not None:
+        return handed
     if request.method == "GET":
         initial = {form_class.player_field: previous_players(session)}
         return _page(request, session, form_class(initial=initial, session=session), None)
@@ -270,10 +355,16 @@ def deal_edit_view(request, club_slug, pk):
     deal = _deal(request, club_slug, pk)
     session = deal.session
     form_class = _form_class(deal.game)
+    if request.method == "GET" and (handed := _hand_over(request, session, deal)) is not None:
+        return handed
     if request.method == "GET":
         initial = form_class.initial_from_data(deal.data) | {"version": deal.version}
         form = form_class(initial=initial, session=session)
-        return _page(request, session, form, None, deal=deal)
+        # The deal's points as recorded now: what the edit starts from.
+        row = preview_row(game=session.game, data=deal.data, outcome=deal.outcome,
+                          names=form.names)  # fmt: skip
+        form.as_recorded = True
+        return _page(request, session, form, row, deal=deal)
     form, row, redirect_to = _handle(request, form_class(request.POST, session=session), deal=deal)
     return _page(request, session, form, row, deal=deal, redirect_to=redirect_to)
 
@@ -315,6 +406,8 @@ def deal_restore_view(request, club_slug, pk):
 def deal_history_view(request, club_slug, pk):
     club = club_for_request(request, club_slug, role=Role.MEMBER)
     deal = get_object_or_404(Deal.objects.select_related("session"), club=club, pk=pk)
+    if not deal_visibility(club=club, user=request.user).session_visible(deal.session):
+        raise Http404  # a frozen round's deal: the session page's own rule
     return render(request, "tournaments/entry/history.html", {
         "club": club, "deal": deal, "session": deal.session, "entries": deal_history(deal),
     })  # fmt: skip

@@ -28,7 +28,8 @@ from ..services.imports import (
     DAIFUGO_COLUMNS,
     MAX_BYTES,
     NAPOLEON_COLUMNS,
-    NAPOLEON_OPTIONAL,
+    NAPOLEON_DEAL_OPTIONAL,
+    SESSION_OPTIONAL,
     ImportFailed,
     ImportProblem,
     results_import,
@@ -37,7 +38,10 @@ from ..services.imports import (
 
 class ImportForm(forms.Form):
     file = forms.FileField(
-        label=_("CSV file (UTF-8 or Shift_JIS) or Excel workbook (.xlsx)"),
+        label=_(
+            "CSV file (UTF-8 or Shift_JIS), Excel workbook (.xlsx) or LibreOffice spreadsheet "
+            "(.ods)"
+        ),
         help_text=_("Napoleon deals or Daifugō rounds; the header row says which."),
     )
     sheet = forms.CharField(
@@ -47,15 +51,18 @@ class ImportForm(forms.Form):
 
 
 def _success(report) -> str:
-    return (
-        gettext(
+    """What was imported, counted as the game counts: Napoleon deals (with their redeals),
+    Daifugō rounds (回戦)."""
+    if report.get("game") == "daifugo":
+        text = gettext(
+            "Imported %(deals)s Daifugō rounds in %(sessions)s sessions; %(players)s new players."
+        )
+    else:
+        text = gettext(
             "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s sessions; "
             "%(players)s new players."
         )
-        % report
-        + " "
-        + gettext("The file was read as %(source)s.") % report
-    )
+    return text % report + " " + gettext("The file was read as %(source)s.") % report
 
 
 @login_required
@@ -69,18 +76,22 @@ def results_import_view(request, club_slug: str):
         # Read one byte more than allowed, so the service can say the file is too big.
         data = upload.read(MAX_BYTES + 1)
         sheet = form.cleaned_data["sheet"].strip()
-        if len(data) <= MAX_BYTES and import_lines(data) > settings.IMPORT_BACKGROUND_LINES:
-            job = import_job_create(club=club, data=data, user=request.user, filename=upload.name,
-                                    sheet=sheet, language=get_language())  # fmt: skip
-            return redirect("manage_import_job", club_slug=club.slug, job_id=job.pk)
         try:
+            if len(data) <= MAX_BYTES and import_lines(data) > settings.IMPORT_BACKGROUND_LINES:
+                job = import_job_create(club=club, data=data, user=request.user,
+                                        filename=upload.name, sheet=sheet,
+                                        language=get_language())  # fmt: skip
+                return redirect("manage_import_job", club_slug=club.slug, job_id=job.pk)
             report = results_import(club=club, file=data, user=request.user,
                                     filename=upload.name, sheet=sheet)  # fmt: skip
+        except EfudaError as err:  # too many imports waiting (services/import_jobs.py)
+            problems = [ImportProblem(1, err.field, error_text(err))]
         except ImportFailed as failed:
             problems = failed.problems
         else:
             messages.success(request, _success({
-                "deals": report.deals, "redeals": report.redeals, "source": report.source,
+                "game": report.game, "deals": report.deals, "redeals": report.redeals,
+                "source": report.source,
                 "sessions": len(report.sessions), "players": report.players_created}))  # fmt: skip
             return redirect("manage_import", club_slug=club.slug)
     return render(request, "tournaments/imports/upload.html", {
@@ -88,7 +99,8 @@ def results_import_view(request, club_slug: str):
         "form": form,
         "problems": problems,
         "napoleon_header": ",".join(NAPOLEON_COLUMNS),
-        "napoleon_optional": ",".join(NAPOLEON_OPTIONAL),
+        "napoleon_optional": ",".join(NAPOLEON_DEAL_OPTIONAL),
+        "session_optional": ",".join(SESSION_OPTIONAL),
         "daifugo_header": ",".join(DAIFUGO_COLUMNS),
     }, status=400 if problems else 200)  # fmt: skip
 

@@ -26,6 +26,7 @@ from ..forms.entry import add_efuda_error
 from ..i18n import error_text
 from ..models import ClubRuleSet, Membership, Player, Role
 from ..permissions import club_for_request
+from ..selectors.accounts import club_tools
 from ..selectors.clubs import club_admin
 from ..services.clubs import club_create, club_update
 from ..services.members import member_add, member_remove, membership_role_change
@@ -41,6 +42,7 @@ def _render_manage(request, club, *, member_form=None, club_form=None, status=20
     admin = club_admin(club=club)
     return render(request, "tournaments/manage/home.html", {
         "club": club,
+        "tools": club_tools(club=club, role=Role.OWNER),
         "memberships": admin.memberships,
         "role_choices": Role.choices,
         "players": admin.players,
@@ -67,8 +69,9 @@ def member_add_view(request, club_slug: str):
     if form.is_valid():
         try:
             member_add(
-                club=club, username=form.cleaned_data["username"], role=form.cleaned_data["role"]
-            )
+                club=club, username=form.cleaned_data["username"],
+                role=form.cleaned_data["role"], by=request.user,
+            )  # fmt: skip
         except EfudaError as err:
             add_efuda_error(form, err)
         else:
@@ -85,7 +88,9 @@ def member_role_view(request, club_slug: str, pk):
     form = RoleForm(request.POST)
     if form.is_valid():
         try:
-            membership_role_change(membership=membership, role=form.cleaned_data["role"])
+            membership_role_change(
+                membership=membership, role=form.cleaned_data["role"], by=request.user
+            )
         except EfudaError as err:
             messages.error(request, error_text(err))
         else:
@@ -99,7 +104,7 @@ def member_remove_view(request, club_slug: str, pk):
     club = club_for_request(request, club_slug, role=Role.OWNER)
     membership = get_object_or_404(Membership, club=club, pk=pk)
     try:
-        member_remove(membership=membership)
+        member_remove(membership=membership, by=request.user)
     except EfudaError as err:
         messages.error(request, error_text(err))
     else:
@@ -162,10 +167,10 @@ def ruleset_edit_view(request, club_slug: str, pk=None):
         if form.is_valid() and request.POST.get("action") != "redraw":
             options = form.options()
             if not form.errors:
+                code = ruleset.code if ruleset else form.cleaned_data["code"]
                 try:
-                    ruleset_save(club=club, code=form.cleaned_data["code"],
-                                 preset=form.preset_code, options=options,
-                                 name=form.cleaned_data["name"])  # fmt: skip
+                    ruleset_save(club=club, code=code, preset=form.preset_code,
+                                 options=options, name=form.cleaned_data["name"])  # fmt: skip
                 except EfudaError as err:
                     add_efuda_error(form, err)
                 else:
@@ -179,9 +184,8 @@ def ruleset_edit_view(request, club_slug: str, pk=None):
             if preset == ruleset.preset:
                 initial |= RuleSetForm.initial_from_options(ruleset.options)
         form = RuleSetForm(initial=initial, preset=preset)
-    option_fields = [form[f"options.{spec.key}"] for spec in form.option_specs]
     return render(request, "tournaments/manage/ruleset.html", {
-        "club": club, "ruleset": ruleset, "form": form, "option_fields": option_fields,
+        "club": club, "ruleset": ruleset, "form": form,
         "preset": rules.PRESETS[form.preset_code],
     })  # fmt: skip
 

@@ -24,6 +24,7 @@ OFFLINE_ASSETS = [
     "css/outbox.css",
     "js/entry.js",
     "js/outbox.js",
+    "js/outbox-core.js",
     "vendor/idiomorph.min.js",
     "vendor/htmx.min.js",
     "icons/efuda.svg",

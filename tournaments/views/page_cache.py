@@ -9,6 +9,17 @@ holders and private clubs always get a fresh render of their own.
 
 Only the CSRF token differs between two visitors of one page: the page is rendered with a
 placeholder and each response carries its own visitor's token.
+
+A shared part that fails only makes this slower: a cache that is down is a miss and the page
+renders uncached (config/cache.py), a replica that is down or fails mid-page leaves the primary
+to render it (config/routers.py).
+
+What a reader may see of a tournament's deals depends on who they are
+(``selectors/visibility.py``); the key names the one audience served here, visitors who are
+not logged in (``ANONYMOUS``). What that audience sees is decided by stored rows only (a
+tournament's privacy, its freeze, its reveal, the rounds started), and every change to those is
+a write that moves the club's data version, so a freeze, a reveal or a round starting changes
+the key: the cache never serves what was shown before.
 """
 
 from __future__ import annotations
@@ -18,16 +29,18 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 
-from config.routers import reading_replica
+from config.routers import reading_replica, replica_failed
 
 from ..context_processors import CSRF_PLACEHOLDER
 from ..selectors.clubs import club_page_version, replica_caught_up
 
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
+ANONYMOUS = "anon"  # the audience whose pages are kept (see the module doc)
 
 
 def _anonymous(request) -> bool:
@@ -55,16 +68,12 @@ def cached_page(view):
         # htmx asks some pages for a fragment only: another variant of the same address.
         variant = f"{request.get_full_path()}|{request.headers.get('HX-Request', '')}"
         path = hashlib.sha1(variant.encode()).hexdigest()
-        key = f"efuda:page:{version[0]}:{version[1]}:{get_language()}:{path}"
+        key = f"efuda:page:{version[0]}:{version[1]}:{ANONYMOUS}:{get_language()}:{path}"
         hit = cache.get(key)
         if hit is None:
             request.efuda_page_cache = True
             try:
-                if replica_caught_up(club_id=version[0], version=version[1]):
-                    with reading_replica():
-                        response = view(request, *args, **kwargs)
-                else:
-                    response = view(request, *args, **kwargs)
+                response = _render(view, request, version, *args, **kwargs)
             finally:
                 request.efuda_page_cache = False
             if response.status_code != 200 or response.streaming or response.cookies:
@@ -76,6 +85,18 @@ def cached_page(view):
         return _with_token(request, HttpResponse(content, headers=headers))
 
     return wrapper
+
+
+def _render(view, request, version, *args, **kwargs):
+    """Render for the cache: from the replica when it caught up with the club, otherwise, or
+    when the replica fails in the middle of the page, from the primary."""
+    if replica_caught_up(club_id=version[0], version=version[1]):
+        try:
+            with reading_replica():
+                return view(request, *args, **kwargs)
+        except DatabaseError as error:
+            replica_failed(error)
+    return view(request, *args, **kwargs)
 
 
 def _with_token(request, response):

@@ -12,12 +12,13 @@ from django.views.decorators.http import require_safe
 
 from .. import charts
 from ..models import Club, Game, Player, Role
-from ..permissions import can_record, club_for_request, has_role
-from ..selectors.accounts import my_player, my_summary
+from ..permissions import can_record, club_for_request, club_role, has_role
+from ..selectors.accounts import club_tools, my_pending_claim, my_player, my_summary
 from ..selectors.clubs import club_home
 from ..selectors.players import player_stats
 from ..selectors.ratings import rating_curves, ratings_page
 from ..selectors.standings import Period, standings
+from ..selectors.visibility import deal_visibility
 from ..tables.standings import ratings_table, standings_table
 from .page_cache import cached_page
 from .reports import STANDINGS_FILES, standings_file
@@ -55,10 +56,14 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
 def club_home_view(request, club_slug: str):
     club = club_for_request(request, club_slug)
     today = timezone.localdate()
-    home = club_home(club=club, user=request.user, today=today)
+    visibility = deal_visibility(club=club, user=request.user)
+    home = club_home(club=club, user=request.user, visibility=visibility, today=today)
     # "My standing" for a logged-in member linked to a player (never in the anonymous cache).
-    player = my_player(club=club, user=request.user)
-    me = my_summary(club=club, player=player, today=today) if player else None
+    is_member = has_role(request.user, club, Role.MEMBER)
+    player = my_player(club=club, user=request.user) if is_member else None
+    me = (
+        my_summary(club=club, player=player, visibility=visibility, today=today) if player else None
+    )
     return render(
         request,
         "tournaments/public/club_home.html",
@@ -66,14 +71,18 @@ def club_home_view(request, club_slug: str):
             "club": club,
             "home": home,
             "can_record": can_record(request.user, club),
+            # The tools of an owner or a scorekeeper (what waits for an owner, counted).
+            "tools": club_tools(club=club, role=club_role(request.user, club)),
             # "my standing" for a logged-in member linked to a player of the club
             "me": me,
+            # a "this is me" waiting for an owner: said, not asked again
+            "pending_claim": None if player else my_pending_claim(club=club, user=request.user),
             "me_rows": [
                 (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
             ]
             if me
             else [],
-            "is_member": has_role(request.user, club, Role.MEMBER),
+            "is_member": is_member,
             "month_links": [
                 (g, label, standings_url(club, g, home.month)) for g, label in Game.choices
             ],
@@ -96,7 +105,10 @@ def standings_view(
         period = Period.of(year, month)
     except ValueError:
         raise Http404 from None
-    result = standings(club=club, game=game, period=period, min_deals=_min_deals(request))
+    result = standings(
+        club=club, game=game, period=period, min_deals=_min_deals(request),
+        visibility=deal_visibility(club=club, user=request.user),
+    )  # fmt: skip
     fmt = request.GET.get("format", "html")
     if fmt in STANDINGS_FILES:
         return standings_file(request, result, fmt)
@@ -126,7 +138,12 @@ def standings_view(
 def player_detail_view(request, club_slug: str, player_id: int):
     club = club_for_request(request, club_slug)
     player = get_object_or_404(Player, club=club, pk=player_id)
-    stats = player_stats(player=player)
+    all_months = request.GET.get("months") == "all"
+    stats = player_stats(
+        player=player,
+        visibility=deal_visibility(club=club, user=request.user),
+        all_months=all_months,
+    )
     cumulative, monthly = charts.player_charts(stats)
     rating_charts = [
         (Game(c.game).label, reverse("ratings", args=[club.slug, c.game]), c.current,

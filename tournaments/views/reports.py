@@ -1,7 +1,7 @@
 """Files a club prints or takes away: session sheets, blank sheets (PDF) and standings (CSV,
 PDF). Same access as the page each comes from: a public club or its members."""
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
@@ -11,6 +11,7 @@ from ..models import GameSession
 from ..permissions import club_for_request
 from ..reports.sheets import BlankSheet
 from ..selectors.standings import Standings
+from ..selectors.visibility import deal_visibility
 
 STANDINGS_FILES = ("csv", "pdf")
 
@@ -23,9 +24,12 @@ def _pdf(body: bytes, name: str) -> HttpResponse:
 
 def _session(request, club_slug: str, session_id: int) -> GameSession:
     club = club_for_request(request, club_slug)
-    return get_object_or_404(
+    session = get_object_or_404(
         GameSession.objects.select_related("club", "ruleset"), club=club, pk=session_id
     )
+    if not deal_visibility(club=club, user=request.user).session_visible(session):
+        raise Http404  # the session page's own rule (views/sessions.py)
+    return session
 
 
 @require_safe
@@ -69,7 +73,7 @@ def standings_file(request, result: Standings, fmt: str) -> HttpResponse:
     file (the standings view has loaded and checked the club, the period and the rows)."""
     if fmt == "csv":
         return exports.csv_response(
-            exports.standings_rows(result),
+            exports.standings_rows(result, labels=True),
             exports.filename(result, "csv"),
             bom=exports.wants_bom(request),
         )

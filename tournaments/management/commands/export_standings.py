@@ -1,10 +1,15 @@
-"""``manage.py export_standings --club SLUG --game napoleon|daifugo [--month YYYY-MM]``."""
+"""``manage.py export_standings --club SLUG --game napoleon|daifugo [--month YYYY-MM] [--all]``.
+
+Prints what every reader of the club's pages sees (``selectors.visibility.common_visibility``:
+no private tournament's deals for a public club, no frozen round's); ``--all`` adds them, as the
+club's own staff see the standings."""
 
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.exports import write_csv
 from tournaments.models import Club, Game
 from tournaments.selectors.standings import Period, standings
+from tournaments.selectors.visibility import Visibility, common_visibility
 
 
 class Command(BaseCommand):
@@ -22,12 +27,21 @@ class Command(BaseCommand):
             help="minimum deals for the rate columns",
         )
         parser.add_argument(
+            "--all",
+            action="store_true",
+            dest="everything",
+            help="include the deals hidden from the club's readers (private tournaments of a "
+            "public club, rounds of a standings freeze), as the club's staff see them",
+        )
+        parser.add_argument(
             "--no-bom",
             action="store_true",
             help="plain UTF-8 (default: UTF-8 with a byte-order mark, for spreadsheet apps)",
         )
 
-    def handle(self, *args, club, game, month=None, min_deals=0, no_bom=False, **options):
+    def handle(
+        self, *args, club, game, month=None, min_deals=0, no_bom=False, everything=False, **options
+    ):
         found = Club.objects.filter(slug=club).first()
         if found is None:
             raise CommandError(f"no club with address {club!r}")
@@ -39,6 +53,11 @@ class Command(BaseCommand):
                 period = None
             if period is None or period.kind != "month":
                 raise CommandError(f"--month must be YYYY-MM, not {month!r}")
-        result = standings(club=found, game=game, period=period, min_deals=min_deals)
+        visibility = (
+            Visibility(club_id=found.pk) if everything else common_visibility(club_id=found.pk)
+        )
+        result = standings(
+            club=found, game=game, period=period, min_deals=min_deals, visibility=visibility
+        )
         self.stdout.ending = ""
         write_csv(self.stdout, result, bom=not no_bom)

@@ -16,8 +16,8 @@ from tournaments.services.imports import ImportFailed, results_import
 
 class Command(BaseCommand):
     help = (
-        "Import Napoleon or Daifugō results from a CSV file (UTF-8 or Shift_JIS) or an .xlsx "
-        "workbook; nothing on any error."
+        "Import Napoleon or Daifugō results from a CSV file (UTF-8 or Shift_JIS), an .xlsx or .ods "
+        "spreadsheet; nothing on any error."
     )
 
     def add_arguments(self, parser):
@@ -63,9 +63,16 @@ class Command(BaseCommand):
                 ) % {"count": len(lines)}
                 raise CommandError("\n".join([*lines, summary])) from None
             self.stdout.write(
-                gettext(
-                    "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s sessions "
-                    "into club %(club)s; %(players)s new players."
+                (
+                    gettext(
+                        "Imported %(deals)s Daifugō rounds in %(sessions)s sessions into club "
+                        "%(club)s; %(players)s new players."
+                    )
+                    if report.game == "daifugo"
+                    else gettext(
+                        "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s "
+                        "sessions into club %(club)s; %(players)s new players."
+                    )
                 )
                 % {
                     "deals": report.deals,

@@ -29,12 +29,47 @@ MESSAGES = {
     "round_unstarted": N_("Start round %(number)s before drawing the next one."),
     "rounds_done": N_("All %(count)s rounds have been drawn."),
     "no_round": N_("No round has been drawn yet."),
-    "swap_unknown": N_("%(value)s is not in this round's draw."),
+    "swap_unknown": N_(
+        "%(value)s is not in round %(number)s's draw (neither seated nor sitting out): "
+        "“%(value)s replaces …” gives them a seat."
+    ),
+    "swap_started": N_(
+        "Round %(number)s has started, so seats are no longer swapped: “X replaces Y” hands "
+        "one seat over from the table's next deal."
+    ),
+    "tournament_finished": N_("The tournament is finished: no round is drawn after it."),
+    "round_waiting": N_(
+        "Deals of round %(number)s still waiting for confirmation: %(count)s. Decide each "
+        "one (confirm, leave disputed or drop) before finishing the round."
+    ),
+    "round_unfinished_end": N_(
+        "Round %(number)s is being played: finish it before finishing the tournament."
+    ),
+    "finish_choice": N_("“%(value)s” is not a decision for a waiting deal."),
     "swap_same": N_("Choose two different players to swap."),
     "pin_wrong": N_("That PIN is not valid for this tournament."),
     "pin_throttled": N_("Too many wrong PINs. Wait a few minutes and ask the staff."),
     "not_at_table": N_("You are not seated at this table."),
     "seats_table": N_("The players of a deal must be exactly the players of the table."),
+    "seats_outsider": N_(
+        "%(others)s did not play at table %(table)s. Its deal no. %(seq)s was played by "
+        "%(players)s: a tournament deal is corrected on its table, with that table's players."
+    ),
+    "seats_missing": N_(
+        "Deal no. %(seq)s at table %(table)s was played by %(players)s: all of them are in it."
+    ),
+    "deals_done": N_(
+        "Table %(table)s has recorded its %(count)s deals of this round. Correct a deal "
+        "instead, or ask the staff."
+    ),
+    "correct_staff_only": N_(
+        "At this tournament deals count as soon as they are recorded, so only the staff "
+        "correct them: ask the staff."
+    ),
+    "correct_counted": N_(
+        "Deal no. %(seq)s already counts (%(state)s): only the staff can correct it now."
+    ),
+    "dispute_note": N_("Say what is wrong with the deal, so the staff can correct it."),
     "confirm_own": N_("A second player must confirm; you recorded this deal."),
     "not_confirmable": N_("This deal is already %(state)s."),
     "points_invalid": N_("Enter points as a number, e.g. -2 or 1.5."),

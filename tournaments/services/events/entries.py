@@ -14,13 +14,12 @@ from ...models import (
     StandingsMode,
     Tournament,
     TournamentEntry,
-    TournamentRound,
 )
 from ...selectors.rulesets import ruleset_rules
 from ..names import clean_name
 from ..players import player_get_or_create
+from .changes import PlanChange, checked_out, entry_arrived
 from .common import MAX_ROUNDS, _fail, _user
-from .rounds import _latest_round, round_draw
 
 # --- tournaments and entries ---------------------------------------------------------------
 
@@ -78,41 +77,36 @@ def tournament_create(
 
 @transaction.atomic
 def entry_add(*, tournament: Tournament, name: str, checked_in: bool = False) -> TournamentEntry:
-    """Enter a player (a club player by name; a new name becomes a new club player).
-    Late arrivals are entered and checked in the same way before the next draw."""
+    """Enter a player (a club player by name; a new name becomes a new club player). Checked
+    in once rounds are under way, this is “X arrives now” (``changes.entry_arrived``): a round
+    already drawn keeps its tables and X sits it out; ``entry.change`` says what happened."""
     player = player_get_or_create(club=tournament.club, name=name, field="name")
     try:
         with transaction.atomic():
-            return TournamentEntry.objects.create(
+            entry = TournamentEntry.objects.create(
                 tournament=tournament, player=player, checked_in=checked_in
             )
     except IntegrityError:
         raise _fail("name", "entry_exists", name=player.name) from None
-
-
-def entry_check_in(*, entry: TournamentEntry, checked_in: bool = True) -> TournamentEntry:
-    if entry.dropped_at_round is not None and checked_in:
-        raise _fail("entry", "entry_dropped", name=entry.player.name)
-    entry.checked_in = checked_in
-    entry.save(update_fields=["checked_in"])
+    entry.change = entry_arrived(entry=entry, entered=True) if checked_in else PlanChange()
+    if not checked_in:
+        entry.change.say("entered", name=player.name)
     return entry
 
 
 @transaction.atomic
-def entry_drop(*, entry: TournamentEntry, user=None) -> TournamentEntry:
-    """Drop a player from the first round that has not started on. If that round is drawn
-    already, it is redrawn (same seed) without them."""
-    tournament = entry.tournament
-    pending = _latest_round(tournament)
-    if pending is not None and pending.started_at is None:
-        first_open = pending.number
+def entry_check_in(*, entry: TournamentEntry, checked_in: bool = True) -> TournamentEntry:
+    """Check a player in (“X arrives now”: see ``entry_add``) or out (no drawn table changes;
+    ``entry.change`` says so when the player holds a seat)."""
+    if entry.dropped_at_round is not None and checked_in:
+        raise _fail("entry", "entry_dropped", name=entry.player.name)
+    was = entry.checked_in
+    entry.checked_in = checked_in
+    entry.save(update_fields=["checked_in"])
+    if checked_in:
+        entry.change = entry_arrived(entry=entry) if not was else PlanChange()
     else:
-        first_open = (pending.number + 1) if pending is not None else 1
-    entry.dropped_at_round = first_open
-    entry.checked_in = False
-    entry.save(update_fields=["dropped_at_round", "checked_in"])
-    if pending is not None and pending.started_at is None and _seated(pending, entry.player_id):
-        round_draw(tournament=tournament, seed=pending.seed, user=user)
+        entry.change = checked_out(entry=entry)
     return entry
 
 
@@ -121,7 +115,3 @@ def entry_undrop(*, entry: TournamentEntry) -> TournamentEntry:
     entry.dropped_at_round = None
     entry.save(update_fields=["dropped_at_round"])
     return entry
-
-
-def _seated(rnd: TournamentRound, player_id: int) -> bool:
-    return any(player_id in t.seats for t in rnd.tables.all()) or player_id in rnd.sitouts

@@ -9,6 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from core.errors import EfudaError
+
 from ...models import (
     PinAttempt,
     Tournament,
@@ -52,15 +54,23 @@ def pin_issue(*, entry: TournamentEntry) -> str:
 
 
 @transaction.atomic
-def pin_issue_all(*, tournament: Tournament) -> dict[int, str]:
-    """Fresh PINs for every active entry (for printing seating cards): entry id → PIN.
-    All or nothing: one transaction, so a failure half-way leaves every old PIN working."""
-    return {
-        e.pk: pin_issue(entry=e)
-        for e in tournament.entries.filter(dropped_at_round__isnull=True).select_related(
-            "tournament"
-        )
-    }
+def pin_issue_all(*, tournament: Tournament, only_missing: bool = False) -> dict[int, str]:
+    """PINs for the active entries (for printing seating cards): entry id → PIN. Every one
+    gets a new PIN (each old one stops working: its phone is logged out), or, ``only_missing``,
+    only those without a PIN (nobody is logged out). All or nothing: one transaction, so a
+    failure half-way leaves every old PIN working."""
+    entries = tournament.entries.filter(dropped_at_round__isnull=True)
+    if only_missing:
+        entries = entries.filter(pin_hash="")
+    return {e.pk: pin_issue(entry=e) for e in entries.select_related("tournament")}
+
+
+def pin_lockouts_clear(*, tournament: Tournament) -> int:
+    """Let every phone locked out of this tournament's PIN entry (too many wrong PINs, for a
+    chosen player or typed alone) try again now: their failures are forgotten. Returns how
+    many failures were cleared."""
+    deleted, _kinds = PinAttempt.objects.filter(tournament=tournament).delete()
+    return deleted
 
 
 def pin_revoke(*, entry: TournamentEntry) -> TournamentEntry:
@@ -87,17 +97,24 @@ def _failures(tournament: Tournament, address: str, entry: TournamentEntry | Non
     return attempts.count()
 
 
+def pin_unknown_tournament() -> EfudaError:
+    """What a PIN typed for a tournament that does not exist gets: the wrong PIN's message
+    (an unknown tournament and a private one answer alike; nothing is stored)."""
+    return _fail("pin", "pin_wrong")
+
+
 def pin_check(
     *, tournament: Tournament, pin: str, address: str, entry: TournamentEntry | None = None
 ) -> TournamentEntry:
     """The entry a PIN belongs to. ``entry`` is the player the PIN is typed for (chosen by
     seat on the table's page), or None when a PIN alone is typed (it may match anyone).
 
-    Failures are counted per client address (the one login rate limiting uses: X-Real-IP
-    behind the proxy) and per entry guessed: after PIN_FAILURES_PER_ENTRY wrong PINs for one
-    player from one address, that address cannot try that player for the window (other players
-    and other addresses are unaffected); PIN_FAILURES_ALLOWED wrong bare PINs from one address
-    stop bare PINs from it. There is never a lock for the whole tournament."""
+    Failures are counted per client address (the one login rate limiting uses: from a trusted
+    proxy's X-Forwarded-For, otherwise the sender's own; tournaments/client_ip.py) and per
+    entry guessed: after PIN_FAILURES_PER_ENTRY wrong PINs for one player from one address,
+    that address cannot try that player for the window (other players and other addresses are
+    unaffected); PIN_FAILURES_ALLOWED wrong bare PINs from one address stop bare PINs from it.
+    There is never a lock for the whole tournament."""
     address = (address or "unknown")[:64]
     limit = PIN_FAILURES_PER_ENTRY if entry is not None else PIN_FAILURES_ALLOWED
     if _failures(tournament, address, entry) >= limit:

@@ -9,14 +9,19 @@ from django.utils import timezone
 
 from ... import draw
 from ...models import (
+    ConfirmationState,
+    Deal,
     DrawMethod,
+    Player,
     Tournament,
     TournamentRound,
     TournamentTable,
 )
 from ...selectors.rulesets import ruleset_rules
+from ..cache import club_version_bump
 from ..sessions import session_create
-from .common import _fail
+from .common import _fail, _user
+from .table_deals import deal_confirm, deal_dispute, table_deal_drop
 
 # --- rounds and the draw ---------------------------------------------------------------------
 
@@ -57,6 +62,8 @@ def round_draw(
 ) -> TournamentRound:
     """Draw the next round, or draw again the latest one if it has not started."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.finished_at is not None:
+        raise _fail("draw", "tournament_finished")
     latest = _latest_round(tournament)
     if latest is not None and latest.started_at is None:
         number = latest.number
@@ -133,7 +140,7 @@ def round_swap(*, rnd: TournamentRound, a: int, b: int) -> TournamentRound:
     """Staff exchange two players' seats (or a seated player and a sit-out) before the start."""
     rnd = TournamentRound.objects.select_for_update().get(pk=rnd.pk)
     if rnd.started_at is not None:
-        raise _fail("swap", "round_started", number=rnd.number)
+        raise _fail("swap", "swap_started", number=rnd.number)
     a, b = int(a), int(b)
     if a == b:
         raise _fail("swap", "swap_same")
@@ -143,7 +150,9 @@ def round_swap(*, rnd: TournamentRound, a: int, b: int) -> TournamentRound:
             [t.seats for t in tables], rnd.sitouts, a, b
         )
     except KeyError as missing:
-        raise _fail("swap", "swap_unknown", value=str(missing.args[0])) from None
+        player = Player.objects.filter(pk=missing.args[0]).first()
+        name = player.name if player is not None else "?"
+        raise _fail("swap", "swap_unknown", value=name, number=rnd.number) from None
     for table, seats in zip(tables, new_tables, strict=True):
         if list(seats) != table.seats:
             table.seats = list(seats)
@@ -196,15 +205,76 @@ def _fresh(rnd: TournamentRound) -> TournamentRound:
     return TournamentRound.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
 
 
+FINISH_DECISIONS = ("confirm", "dispute", "drop")
+
+
 @transaction.atomic
-def round_finish(*, rnd: TournamentRound) -> TournamentRound:
+def round_finish(
+    *,
+    rnd: TournamentRound,
+    decisions: dict | None = None,
+    notes: dict | None = None,
+    last: bool = False,
+    user=None,
+) -> TournamentRound:
+    """Finish a round: no more deals at its tables. Every deal still waiting for confirmation
+    needs a decision first (``decisions``: deal id → "confirm", "dispute" or "drop"; ``notes``:
+    deal id → what is wrong, for those left disputed), so none is left silently uncounted; a
+    disputed deal may stay disputed (staff settle it later, on its table).
+    Finishing the last planned round, or any round with ``last``, finishes the tournament."""
     rnd = _fresh(rnd)
     if rnd.started_at is None:
         raise _fail("finish", "round_not_started", number=rnd.number)
     if rnd.finished_at is None:
+        decisions = {int(k): v for k, v in (decisions or {}).items()}
+        waiting = list(
+            Deal.objects.filter(
+                confirmation__table__round=rnd,
+                confirmation__state=ConfirmationState.PENDING,
+                is_deleted=False,
+            ).order_by("session_id", "seq")
+        )
+        undecided = [d for d in waiting if d.pk not in decisions]
+        if undecided:
+            raise _fail("finish", "round_waiting", count=len(undecided), number=rnd.number)
+        for deal in waiting:
+            choice = decisions[deal.pk]
+            if choice == "confirm":
+                deal_confirm(deal=deal, user=user, staff=True)
+            elif choice == "dispute":
+                note = (notes or {}).get(deal.pk) or (notes or {}).get(str(deal.pk)) or ""
+                deal_dispute(deal=deal, user=user, staff=True, note=note)
+            elif choice == "drop":
+                table_deal_drop(deal=deal, user=user)
+            else:
+                raise _fail("finish", "finish_choice", value=str(choice)[:20])
         rnd.finished_at = timezone.now()
         if rnd.timer_ends_at is not None:
             rnd.timer_left = 0
             rnd.timer_ends_at = None
+        rnd._history_user = _user(user)
         rnd.save(update_fields=["finished_at", "timer_ends_at", "timer_left"])
+    tournament = Tournament.objects.select_for_update().get(pk=rnd.tournament_id)
+    if tournament.finished_at is None and (last or rnd.number >= tournament.rounds_planned):
+        tournament_finish(tournament=tournament, user=user)
     return rnd
+
+
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
+    """The tournament's finished state: its results are final (corrections by the staff still
+    re-count them), no round is drawn after it. A round drawn and not started is dropped."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.finished_at is not None:
+        return tournament
+    latest = _latest_round(tournament)
+    if latest is not None and latest.started_at is not None and latest.finished_at is None:
+        raise _fail("finish", "round_unfinished_end", number=latest.number)
+    if latest is not None and latest.started_at is None:
+        latest.delete()
+    tournament.finished_at = timezone.now()
+    tournament._history_user = _user(user)
+    tournament._change_reason = "tournament finished"
+    tournament.save(update_fields=["finished_at"])
+    club_version_bump(club_id=tournament.club_id)
+    return tournament

@@ -2,7 +2,9 @@
 
 Every change is a save of the tournament, so it lands in its history (the extra staff as its
 many-to-many history) and bumps the club's data version (services/cache.py), so no cached
-public page shows standings from before a freeze or a reveal.
+public page shows standings — or, on the club's pages, deals — from before a freeze or a
+reveal. A freeze or a reveal also changes which deals the club's ratings learn from
+(``selectors.visibility.common_visibility``): the ratings are replayed after it commits.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from django.db.models import Q
 
 from core.i18n import N_
 
-from ...models import Membership, Role, Tournament
+from ...models import Deal, Membership, Role, Tournament
 from ..cache import club_version_bump
 from ..errors import make_fail
+from ..ratings import ratings_visibility_changed
 from .common import _user
 
 MESSAGES = {
@@ -40,6 +43,13 @@ def _locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
+def _ratings_follow(tournament: Tournament) -> None:
+    """Once the freeze or reveal commits, the ratings learn from what everyone now sees (only
+    when the tournament has deals: otherwise nothing they learn from changed)."""
+    if Deal.objects.filter(session__event_table__round__tournament=tournament).exists():
+        ratings_visibility_changed(club_id=tournament.club_id)
+
+
 # --- the standings freeze --------------------------------------------------------------------
 
 
@@ -60,6 +70,7 @@ def tournament_freeze_set(*, tournament: Tournament, hidden_rounds, user=None) -
     tournament._history_user = _user(user)
     tournament._change_reason = f"standings hidden for the final {value} rounds"
     tournament.save(update_fields=["standings_hidden_rounds", "standings_revealed"])
+    _ratings_follow(tournament)
     return tournament
 
 
@@ -73,6 +84,7 @@ def tournament_standings_reveal(*, tournament: Tournament, user=None) -> Tournam
     tournament._history_user = _user(user)
     tournament._change_reason = "standings revealed"
     tournament.save(update_fields=["standings_revealed"])
+    _ratings_follow(tournament)
     return tournament
 
 
@@ -108,13 +120,13 @@ def tournament_staff_add(*, tournament: Tournament, who: str, user=None):
 
 def _can_run_without(tournament: Tournament, removed) -> bool:
     """Whether someone other than ``removed`` can still run the tournament: a club owner or
-    scorekeeper, its creator while a member of the club, or other extra staff."""
+    scorekeeper (its creator runs it as one), or other extra staff who are members."""
     members = Membership.objects.filter(club_id=tournament.club_id).exclude(user=removed)
     if members.filter(role__in=[Role.SCOREKEEPER, Role.OWNER]).exists():
         return True
-    if tournament.created_by_id and members.filter(user_id=tournament.created_by_id).exists():
-        return True
-    return tournament.extra_staff.exclude(pk=removed.pk).exists()
+    return members.filter(
+        user__in=tournament.extra_staff.exclude(pk=removed.pk).values("pk")
+    ).exists()
 
 
 @transaction.atomic

@@ -9,24 +9,57 @@ from ...models import (
     Deal,
     DealConfirmation,
     Game,
+    Player,
     TournamentEntry,
     TournamentTable,
 )
-from ..deals import deal_record, deal_recorded
+from ...selectors import events as sel
+from ..deals import deal_delete, deal_record, deal_recorded, deal_restore, deal_update
 from .common import _fail, _user
 
 # --- deals at a table and their confirmation -------------------------------------------------
 
 
-def _check_table_players(table: TournamentTable, game: str, data: dict) -> None:
-    key = "seats" if game == Game.NAPOLEON else "order"
-    given = data.get(key) or []
+def _label(table: TournamentTable) -> str:
+    return f"R{table.round.number}-T{table.number}"
+
+
+def _names(ids) -> str:
+    found = dict(Player.objects.filter(pk__in=list(ids)).values_list("pk", "name"))
+    return ", ".join(found.get(i, "?") for i in ids)
+
+
+def table_deal_check(*, session, data: dict, deal: Deal | None = None) -> None:
+    """What a tournament accepts of a deal at one of its tables, whichever page sends it (the
+    table's, or the club's session pages): exactly the players who held the table's seats for
+    that deal, so no correction seats someone from another table; a new deal only while the
+    round runs and within the tournament's deals per round; a deal restored only within them
+    too. Nothing for a club's own sessions. Called by services.deals before any write."""
+    table = sel.session_table(session.pk)
+    if table is None:
+        return
+    rnd = table.round
+    seq = deal.seq if deal is not None else sel.next_seq(table)
+    expected = sel.players_at(table, seq)
+    key = "seats" if session.game == Game.NAPOLEON else "order"
     try:
-        given_ids = sorted(int(p) for p in given)
+        given = [int(p) for p in (data.get(key) or [])]
     except (TypeError, ValueError):
         raise _fail(key, "seats_table") from None
-    if given_ids != sorted(table.seats):
-        raise _fail(key, "seats_table")
+    if sorted(given) != sorted(expected):
+        others = [p for p in dict.fromkeys(given) if p not in expected]
+        params = {"table": _label(table), "seq": seq, "players": _names(expected)}
+        if others:
+            raise _fail(key, "seats_outsider", others=_names(others), **params)
+        raise _fail(key, "seats_missing", **params)
+    if deal is None:
+        if rnd.started_at is None:
+            raise _fail("__all__", "round_not_started", number=rnd.number)
+        if rnd.finished_at is not None:
+            raise _fail("__all__", "round_finished", number=rnd.number)
+    limit = rnd.tournament.deals_per_round
+    if limit and (deal is None or deal.is_deleted) and sel.live_deal_count(table) >= limit:
+        raise _fail("__all__", "deals_done", table=_label(table), count=limit)
 
 
 def table_deal_record(
@@ -59,7 +92,6 @@ def table_deal_record(
             raise _fail("__all__", "round_not_started", number=rnd.number)
         if rnd.finished_at is not None:
             raise _fail("__all__", "round_finished", number=rnd.number)
-        _check_table_players(table, table.session.game, data)
         deal = deal_record(session=table.session, data=data, user=user, client_id=client_id)
         confirmed = staff or not rnd.tournament.require_confirmation
         DealConfirmation.objects.get_or_create(
@@ -77,7 +109,7 @@ def table_deal_record(
 def _confirmation(deal: Deal) -> DealConfirmation:
     confirmation = (
         DealConfirmation.objects.select_for_update(of=("self",))
-        .select_related("table__round")
+        .select_related("table__round__tournament", "deal")
         .filter(deal=deal)
         .first()
     )
@@ -130,11 +162,80 @@ def deal_dispute(
 ) -> DealConfirmation:
     """Flag a deal to the staff: it stops counting until staff confirm it (or delete it)."""
     c = _confirmation(deal)
+    note = " ".join((note or "").split())[:200]
     if not staff:
         _player_may_decide(c, entry)
+        if not note:
+            raise _fail("note", "dispute_note")
     c.state = ConfirmationState.DISPUTED
     c.decided_by = None if staff else entry
     c.decided_by_user = _user(user) if staff else None
-    c.note = " ".join((note or "").split())[:200]
+    c.note = note
     c.save()
     return c
+
+
+@transaction.atomic
+def table_deal_correct(
+    *,
+    deal: Deal,
+    data: dict,
+    version,
+    entry: TournamentEntry | None = None,
+    user=None,
+    staff: bool = False,
+) -> Deal:
+    """Correct a deal on its table: re-scored by ``services.deals.deal_update`` (history, the
+    club's totals, the tournament standings), with the table's players for that deal only.
+
+    Staff correct any deal of the tournament, at any time, and it counts at once. A player of
+    the table corrects a deal waiting for confirmation or disputed, while the round runs, at a
+    tournament that asks for confirmation; the corrected deal then waits for another player of
+    the table to confirm it (the corrector cannot). Where deals count as soon as recorded,
+    players ask the staff."""
+    c = _confirmation(deal)
+    label = f"R{c.table.round.number}-T{c.table.number}"
+    if not staff:
+        _player_may_decide_correction(c, entry)
+        reason = f"corrected at table {label} by a player ({entry.player.name})"
+    else:
+        reason = f"corrected at table {label} by the staff"
+    deal = deal_update(deal=deal, data=data, version=version, user=user, reason=reason)
+    if staff:
+        c.state = ConfirmationState.CONFIRMED
+        c.decided_by = None
+        c.decided_by_user = _user(user)
+    else:
+        c.state = ConfirmationState.PENDING
+        c.recorded_by = entry
+        c.decided_by = None
+        c.decided_by_user = None
+    c._change_reason = reason
+    c.save()
+    return deal
+
+
+def _player_may_decide_correction(c: DealConfirmation, entry: TournamentEntry | None) -> None:
+    tournament = c.table.round.tournament
+    if entry is None or entry.player_id not in c.table.seats:
+        raise _fail("__all__", "not_at_table")
+    if not tournament.require_confirmation:
+        raise _fail("__all__", "correct_staff_only")
+    if c.table.round.finished_at is not None:
+        raise _fail("__all__", "round_finished", number=c.table.round.number)
+    if c.state == ConfirmationState.CONFIRMED:
+        raise _fail("__all__", "correct_counted", seq=c.deal.seq, state=c.get_state_display())
+
+
+@transaction.atomic
+def table_deal_drop(*, deal: Deal, user=None) -> Deal:
+    """Staff take a deal out of the tournament and the club's totals (kept in its history;
+    ``table_deal_restore`` brings it back)."""
+    _confirmation(deal)
+    return deal_delete(deal=deal, user=user)
+
+
+@transaction.atomic
+def table_deal_restore(*, deal: Deal, user=None) -> Deal:
+    _confirmation(deal)
+    return deal_restore(deal=deal, user=user)

@@ -8,10 +8,23 @@ concern; ``tournaments/urls/events.py`` reaches them through this package.
 
 from .adjustments import adjustment_add_view, adjustment_delete_view
 from .common import PIN_SESSION_KEY, pin_entry
-from .entries import entry_add_view, entry_check_in_view, entry_drop_view, entry_pin_view
+from .corrections import table_deal_correct_view, table_deal_drop_view, table_deal_restore_view
+from .entries import (
+    entry_add_view,
+    entry_check_in_view,
+    entry_drop_view,
+    entry_pin_view,
+    entry_replace_view,
+    pin_lockouts_clear_view,
+)
 from .manage import tournament_manage_view
 from .pins import pin_login_view, pin_logout_view
-from .printing import result_slips_pdf_view, results_pdf_view, seating_cards_pdf_view
+from .printing import (
+    result_slips_pdf_view,
+    results_pdf_view,
+    seating_cards_pdf_view,
+    seating_pins_view,
+)
 from .public import (
     round_timer_view,
     tournament_detail_view,
@@ -51,7 +64,9 @@ __all__ = [
     "entry_check_in_view",
     "entry_drop_view",
     "entry_pin_view",
+    "entry_replace_view",
     "pin_entry",
+    "pin_lockouts_clear_view",
     "pin_login_view",
     "pin_logout_view",
     "result_slips_pdf_view",
@@ -63,6 +78,10 @@ __all__ = [
     "round_timer_view",
     "round_timer_control_view",
     "seating_cards_pdf_view",
+    "seating_pins_view",
+    "table_deal_correct_view",
+    "table_deal_drop_view",
+    "table_deal_restore_view",
     "table_page_view",
     "table_preview_view",
     "table_record_view",

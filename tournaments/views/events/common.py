@@ -7,12 +7,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import EfudaError
 
+from ...authors import PIN_SESSION_KEY  # the key the phone's outbox reads too
 from ...i18n import error_text
 from ...models import (
     Tournament,
@@ -21,7 +23,66 @@ from ...models import (
 )
 from ...selectors import events as sel
 
-PIN_SESSION_KEY = "efuda_tournament_pins"
+
+class Refused(PermissionDenied):
+    """A refusal a person can meet on a tournament's pages, answered by ``refusals`` as a page
+    in their language that says why and where to go on (``links``: (label, url) pairs), never
+    a bare 403. Without the decorator it is still a plain 403."""
+
+    def __init__(self, *, tournament, title, lines=(), links=(), status=403):
+        super().__init__(title)
+        self.tournament = tournament
+        self.title = title
+        self.lines = [line for line in lines if line]
+        self.links = list(links)
+        self.status = status
+
+
+def refusal_page(request, refused: Refused):
+    return render(
+        request,
+        "tournaments/events/refusal.html",
+        {
+            "tournament": refused.tournament,
+            "title": refused.title,
+            "lines": refused.lines,
+            "links": refused.links,
+        },
+        status=refused.status,
+    )
+
+
+def refusals(view):
+    """Answer a ``Refused`` raised by ``view`` with its page."""
+
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except Refused as refused:
+            return refusal_page(request, refused)
+
+    wrapper.__name__ = view.__name__
+    wrapper.__doc__ = view.__doc__
+    wrapper.__module__ = view.__module__
+    return wrapper
+
+
+def staff_refusal(tournament: Tournament) -> Refused:
+    return Refused(
+        tournament=tournament,
+        title=_("Only the tournament's staff can do this"),
+        lines=[
+            _(
+                "The club's scorekeepers and owners and the staff the organiser added run "
+                "this tournament. Ask one of them."
+            )
+        ],
+        links=[
+            (_("The tournament"), reverse("tournament_detail", args=[tournament.pk])),
+            (_("Standings"), reverse("tournament_standings", args=[tournament.pk])),
+        ],
+    )
+
 
 # --- access helpers ---------------------------------------------------------------------------
 
@@ -54,7 +115,7 @@ def visible(request, tournament_id: int):
 def staff_only(request, tournament_id: int) -> Tournament:
     tournament, _entry = visible(request, tournament_id)
     if not sel.is_staff(request.user, tournament):
-        raise PermissionDenied
+        raise staff_refusal(tournament)
     return tournament
 
 
@@ -74,6 +135,7 @@ def _staff_post(view):
 
     @login_required
     @require_POST
+    @refusals
     def wrapper(request, tournament_id: int, *args, **kwargs):
         tournament = staff_only(request, tournament_id)
         try:

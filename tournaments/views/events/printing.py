@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from ...forms.events import SeatingPinsForm
 from ...selectors import events as sel
 from ...services import events as svc
 from .common import (
+    Refused,
     _round,
+    refusals,
     staff_only,
     visible,
 )
@@ -24,18 +30,38 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
 
 
 @login_required
+@refusals
 def seating_cards_pdf_view(request, tournament_id: int, number: int):
-    """Seating cards of a round. POST with pins=1 issues fresh PINs and prints them."""
+    """Seating cards of a round. A POST from the seating-PINs page issues PINs and prints
+    them: ``pins=missing`` to players without one, ``pins=all`` new ones to everyone."""
     from ...reports.events import seating_cards
 
     tournament = staff_only(request, tournament_id)
     rnd = _round(tournament, number)
     pins = None
     if request.method == "POST":
-        if not SeatingPinsForm(request.POST).is_valid():
-            return HttpResponseBadRequest("pins=1 expected")
-        pins = svc.pin_issue_all(tournament=tournament)
+        form = SeatingPinsForm(request.POST)
+        if not form.is_valid():
+            return HttpResponseBadRequest("pins=missing or pins=all expected")
+        pins = svc.pin_issue_all(
+            tournament=tournament, only_missing=form.cleaned_data["pins"] == "missing"
+        )
     return _pdf(seating_cards(rnd=rnd, pins=pins), f"seating-r{number}.pdf")
+
+
+@login_required
+@refusals
+@require_safe
+def seating_pins_view(request, tournament_id: int, number: int):
+    """What printing seating cards with PINs does, before anything is issued: who gets a
+    PIN, and whose phones the new PINs log out (naming the players seated right now)."""
+    tournament = staff_only(request, tournament_id)
+    rnd = _round(tournament, number)
+    return render(
+        request,
+        "tournaments/events/seating_pins.html",
+        {"tournament": tournament, "round": rnd, **sel.pin_overview(tournament)},
+    )
 
 
 @login_required
@@ -46,10 +72,18 @@ def result_slips_pdf_view(request, tournament_id: int, number: int):
     return _pdf(result_slips(rnd=_round(tournament, number)), f"slips-r{number}.pdf")
 
 
+@refusals
 def results_pdf_view(request, tournament_id: int):
     from ...reports.events import final_results
 
     tournament, _entry = visible(request, tournament_id)
     if sel.results_hidden(tournament) and not sel.is_staff(request.user, tournament):
-        raise Http404  # a standings freeze: the results wait for the reveal
+        # a standings freeze: the results wait for the reveal
+        raise Refused(
+            tournament=tournament,
+            title=_("The results are not shown yet"),
+            lines=[_("The final rounds' standings are hidden until the staff reveal them.")],
+            links=[(_("Standings"), reverse("tournament_standings", args=[tournament.pk]))],
+            status=404,
+        )
     return _pdf(final_results(tournament=tournament), f"results-{tournament.pk}.pdf")

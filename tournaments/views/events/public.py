@@ -65,6 +65,12 @@ def tournament_detail_view(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
     rnd = sel.current_round(tournament)
     names = sel.names_of(tournament)
+    staff = sel.is_staff(request.user, tournament)
+    hidden = sel.results_hidden(tournament)
+    results = None
+    if tournament.finished_at is not None and (staff or not hidden):
+        standings = sel.tournament_standings(tournament=tournament)
+        results = TournamentStandingsTable(standings.rows, mode=standings.mode)
     return render(
         request,
         "tournaments/events/detail.html",
@@ -73,8 +79,9 @@ def tournament_detail_view(request, tournament_id: int):
             "entry": entry,
             "round": sel.round_view(rnd, names) if rnd else None,
             "my_table": sel.entry_table(tournament, entry) if entry else None,
-            "is_staff": sel.is_staff(request.user, tournament),
-            "results_hidden": sel.results_hidden(tournament),
+            "is_staff": staff,
+            "results_hidden": hidden,
+            "results": results,
         },
     )
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,7 +18,7 @@ from ...forms.events import FreezeForm, StaffAddForm
 from ...i18n import error_text
 from ...selectors import events as sel
 from ...services import events as svc
-from .common import staff_only
+from .common import Refused, refusals, staff_only
 
 
 def _page(request, tournament, *, add_form=None, freeze_form=None, reveal_error="", status=200):
@@ -48,17 +47,23 @@ def _back(tournament, anchor=""):
 def _manager_only(request, tournament_id: int):
     tournament = staff_only(request, tournament_id)
     if not sel.can_manage_staff(request.user, tournament):
-        raise PermissionDenied
+        raise Refused(
+            tournament=tournament,
+            title=_("Only the club's owners and the tournament's creator change its staff"),
+            links=[(_("Staff and standings"), reverse("tournament_staff", args=[tournament.pk]))],
+        )
     return tournament
 
 
 @login_required
+@refusals
 @require_safe
 def tournament_staff_view(request, tournament_id: int):
     return _page(request, staff_only(request, tournament_id))
 
 
 @login_required
+@refusals
 @require_POST
 def tournament_staff_add_view(request, tournament_id: int):
     tournament = _manager_only(request, tournament_id)
@@ -79,6 +84,7 @@ def tournament_staff_add_view(request, tournament_id: int):
 
 
 @login_required
+@refusals
 def tournament_staff_remove_view(request, tournament_id: int, user_id: int):
     """GET asks for confirmation; POST takes the person off the tournament's staff."""
     tournament = _manager_only(request, tournament_id)
@@ -104,6 +110,7 @@ def tournament_staff_remove_view(request, tournament_id: int, user_id: int):
 
 
 @login_required
+@refusals
 @require_POST
 def tournament_freeze_view(request, tournament_id: int):
     tournament = staff_only(request, tournament_id)
@@ -124,6 +131,7 @@ def tournament_freeze_view(request, tournament_id: int):
 
 
 @login_required
+@refusals
 @require_POST
 def tournament_reveal_view(request, tournament_id: int):
     tournament = staff_only(request, tournament_id)
@@ -132,4 +140,6 @@ def tournament_reveal_view(request, tournament_id: int):
     except EfudaError as err:
         return _page(request, tournament, reveal_error=error_text(err), status=400)
     messages.success(request, _("The standings and results are now shown to everyone."))
+    if request.POST.get("next") == "manage":  # the finished tournament's own page
+        return redirect(reverse("tournament_manage", args=[tournament.pk]) + "#finished")
     return _back(tournament, "#freeze")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from core.errors import EfudaError
@@ -22,13 +22,23 @@ from ...models import (
 )
 from ...selectors import events as sel
 from ...services import events as svc
-from ..entry import entry_context, preview_input
-from ..outbox import is_outbox, outbox_reply
+from ..entry import entry_context, preview_input, similar_to
+from ..outbox import (
+    author_refusal,
+    is_outbox,
+    live_form_html,
+    outbox_reply,
+    pin_author,
+    similar_reply,
+    user_author,
+)
 from .common import (
     _error,
     pin_entry,
+    refusals,
 )
-from .pins import render_pin_form
+from .pins import render_hidden_pin_form, render_pin_form, tournament_for_pin
+from .refusals import table_refusal
 
 
 def _table_access(request, tournament_id: int, table_id: int):
@@ -45,7 +55,7 @@ def _table_access(request, tournament_id: int, table_id: int):
     staff = sel.is_staff(request.user, tournament)
     if not staff and (entry is None or entry.player_id not in table.seats):
         if sel.can_see(request.user, tournament, entry):
-            raise PermissionDenied
+            raise table_refusal(request, tournament, table, entry)
         raise Http404
     return tournament, table, entry, staff
 
@@ -56,10 +66,23 @@ def _deal_form(table, data=None, initial=None):
     return form_class(data, initial=initial, session=table.session, roster=list(table.seats))
 
 
+def table_author(request, entry, staff: bool) -> str:
+    """Who records at this table from this browser: the staff account, else the PIN holder."""
+    if staff:
+        return user_author(request.user)
+    return pin_author(entry) if entry is not None else ""
+
+
+@never_cache  # Back after a save shows the table's deals as they are now
+@refusals
 def table_page_view(request, tournament_id: int, table_id: int):
     """The table's page (its QR code's address). A visitor without a PIN for this tournament
-    gets the PIN form for this table while its round runs."""
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    gets the PIN form for this table while its round runs; a visitor who may not see the
+    tournament (private), or an unknown tournament or table of one, the bare PIN form (404),
+    which says nothing of the round, the table or its seats."""
+    tournament, shown = tournament_for_pin(request, tournament_id)
+    if not shown:
+        return render_hidden_pin_form(request, tournament_id)
     if pin_entry(request, tournament) is None and not sel.is_staff(request.user, tournament):
         table = get_object_or_404(
             TournamentTable.objects.select_related("round"),
@@ -93,6 +116,7 @@ def _entry_context(tournament, table, form, row) -> dict:
     )
 
 
+@refusals
 @require_POST
 def table_preview_view(request, tournament_id: int, table_id: int):
     """Live preview of a table's next deal (htmx); scores, never saves."""
@@ -115,10 +139,13 @@ def table_preview_view(request, tournament_id: int, table_id: int):
 def _render_table(request, tournament, table, entry, staff, form, status=200):
     names = sel.names_of(tournament)
     seats = [(p, names.get(p, str(p))) for p in table.seats]
-    rows = sel.table_deals(table)
+    rows = sel.table_deals(table, names=names, deleted=staff)
     rnd = table.round
     open_ = rnd.started_at is not None and rnd.finished_at is None
+    live_count = sum(1 for r in rows if not r.deal.is_deleted)
+    limit = tournament.deals_per_round
     context = _entry_context(tournament, table, form, None) if open_ else {}
+    my_table = sel.entry_table(tournament, entry) if entry is not None else None
     context.update(
         {
             "tournament": tournament,
@@ -128,10 +155,19 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
             "is_staff": staff,
             "seats": seats,
             "rows": rows,
+            "totals": sel.table_totals(table, rows, names),
+            "live_count": live_count,
+            "deals_per_round": limit,
+            "full": bool(open_ and limit and live_count >= limit),
+            "replaced": sel.replaced_names(table, names),
+            "require_confirmation": tournament.require_confirmation,
             "open": open_,
             "label": f"R{rnd.number}-T{table.number}",
             "is_napoleon": tournament.game == Game.NAPOLEON,
             "my_entry_id": entry.pk if entry else None,
+            "author": table_author(request, entry, staff),
+            "my_table": my_table,
+            "my_label": f"R{my_table.round.number}-T{my_table.number}" if my_table else "",
             "round_seconds": sel.seconds_left(rnd),
             "round_running": rnd.timer_ends_at is not None,
         }
@@ -139,9 +175,13 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
     return render(request, "tournaments/events/table.html", context, status=status)
 
 
+@refusals
 @require_POST
 def table_record_view(request, tournament_id: int, table_id: int):
     tournament, table, entry, staff = _table_access(request, tournament_id, table_id)
+    refusal = author_refusal(request, table_author(request, entry, staff))
+    if refusal is not None:  # an outbox item entered by someone else on this phone
+        return refusal
     if table.session is None:  # the round has not started: its page says so
         return redirect("tournament_table", tournament.pk, table.pk)
     form = _deal_form(table, request.POST)
@@ -149,6 +189,8 @@ def table_record_view(request, tournament_id: int, table_id: int):
     names = {str(k): v for k, v in sel.names_of(tournament).items()}
     if form.is_valid():
         data = _table_data(tournament, table, form)
+        if similar_to(request, form, table.session, data, names):
+            return similar_reply(*form.similar)
         try:
             deal = svc.table_deal_record(
                 table=table,
@@ -175,7 +217,8 @@ def table_record_view(request, tournament_id: int, table_id: int):
                 messages.success(request, recorded)
             return redirect("tournament_table", tournament.pk, table.pk)
     if is_outbox(request):
-        return outbox_reply(request, form=form)
+        html = live_form_html(request, _entry_context(tournament, table, form, None))
+        return outbox_reply(request, form=form, form_html=html)
     return _render_table(request, tournament, table, entry, staff, form, status=400)
 
 
@@ -192,11 +235,13 @@ def _deal_action(request, tournament_id: int, deal_id: int, action):
     return redirect("tournament_table", tournament_id, table.pk)
 
 
+@refusals
 @require_POST
 def deal_confirm_view(request, tournament_id: int, deal_id: int):
     return _deal_action(request, tournament_id, deal_id, svc.deal_confirm)
 
 
+@refusals
 @require_POST
 def deal_dispute_view(request, tournament_id: int, deal_id: int):
     form = DisputeForm(request.POST)

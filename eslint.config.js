@@ -1,0 +1,46 @@
+// ESLint for efuda's browser code: one dialect (ECMAScript 2022) across static/js/.
+// Page scripts that import (the outbox) are ES modules; entry.js stays a classic script (it
+// must run in <head> before the page paints, which a module cannot), and so does the service
+// worker (not every phone starts module workers). Vendored files are not ours.
+import js from "@eslint/js";
+import globals from "globals";
+
+const shared = {
+  ...js.configs.recommended.rules,
+  "no-var": "error",
+  "prefer-const": "error",
+  "prefer-arrow-callback": "error",
+  "object-shorthand": ["error", "properties"],
+  eqeqeq: ["error", "always"],
+  "no-implicit-globals": "error",
+  "no-unused-vars": ["error", { caughtErrors: "none" }],
+  "no-empty": ["error", { allowEmptyCatch: true }],
+  curly: ["error", "multi-line"]
+};
+
+export default [
+  { ignores: ["static/vendor/**", "node_modules/**", "staticfiles/**"] },
+  {
+    files: ["static/js/**/*.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "script", globals: { ...globals.browser } },
+    rules: shared
+  },
+  {
+    files: ["static/js/outbox.js", "static/js/outbox-core.js", "static/js/logout.js"],
+    languageOptions: { sourceType: "module" }
+  },
+  {
+    files: ["static/js/entry.js"],
+    languageOptions: { globals: { Idiomorph: "readonly" } }
+  },
+  {
+    files: ["static/js/sw.js"],
+    languageOptions: { globals: { ...globals.serviceworker } },
+    rules: { "no-implicit-globals": "off" } // a worker's top level is its own scope
+  },
+  {
+    files: ["tests/js/**/*.js", "eslint.config.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
+    rules: shared
+  }
+];

@@ -1,0 +1,153 @@
+"""The shared parts of a multi-server set-up, started on this machine for the fault tests
+(tests/hardening) and the multi-server load run (loadtest/multi.py, deploy/try-multi-server): a
+``redis-server`` and a streaming standby of a local PostgreSQL primary (``pg_basebackup -R`` into
+a second cluster on another port, run as the ``postgres`` user; needs root).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(predicate, *, timeout: float = 30, what: str = "condition"):
+    """Poll until ``predicate()`` is true (no timing is asserted: this only bounds a hang)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+# --- redis ------------------------------------------------------------------------------------
+
+
+class RedisServer:
+    """One ``redis-server`` on 127.0.0.1 that a test may stop, start, pause and resume."""
+
+    def __init__(self, binary: str, workdir: Path):
+        self.binary, self.workdir = binary, workdir
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir), "--loglevel", "warning"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        wait_for(self.answers, timeout=20, what="redis-server")
+
+    def answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+            self.process.kill()  # as a crash would: no goodbye to the clients
+            self.process.wait(timeout=10)
+
+    def pause(self) -> None:
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+
+    def keys(self) -> int:
+        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
+            s.sendall(b"DBSIZE\r\n")
+            return int(s.recv(64).strip().lstrip(b":"))
+
+
+# --- PostgreSQL standby ----------------------------------------------------------------------
+
+
+def as_postgres(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["runuser", "-u", "postgres", "--", *args],
+        capture_output=True, text=True, timeout=timeout, cwd="/",
+    )  # fmt: skip
+
+
+class Standby:
+    """A hot standby streaming from the test's primary, in a data directory of its own."""
+
+    def __init__(self, bindir: Path, datadir: Path, primary_port: int):
+        self.bindir, self.datadir, self.primary_port = bindir, datadir, primary_port
+        self.port = free_port()
+
+    def create(self) -> None:
+        made = as_postgres(
+            str(self.bindir / "pg_basebackup"), "-D", str(self.datadir), "-R", "-X", "stream",
+            "-c", "fast", "-h", "/var/run/postgresql", "-p", str(self.primary_port),
+        )  # fmt: skip
+        if made.returncode != 0:
+            raise RuntimeError(f"pg_basebackup failed: {made.stderr[-2000:]}")
+        (self.datadir / "postgresql.conf").write_text(
+            f"port = {self.port}\nlisten_addresses = '127.0.0.1'\n"
+            f"unix_socket_directories = '{self.datadir}'\nhot_standby = on\n"
+            "shared_buffers = 16MB\nfsync = off\n"
+            "max_standby_streaming_delay = 5s\n"
+        )
+        (self.datadir / "pg_hba.conf").write_text(
+            "local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\n"
+        )
+        (self.datadir / "pg_ident.conf").write_text("")
+        subprocess.run(["chown", "-R", "postgres:postgres", str(self.datadir)], check=True)
+
+    def start(self) -> None:
+        started = as_postgres(
+            str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-l",
+            str(self.datadir / "server.log"), "-w", "-t", "60", "start",
+        )  # fmt: skip
+        if started.returncode != 0:
+            log = (self.datadir / "server.log").read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"standby did not start: {started.stderr}{log}")
+
+    def stop(self, mode: str = "fast") -> None:
+        self.resume()
+        as_postgres(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-m", mode, "-w",
+                     "stop")  # fmt: skip
+
+    def postmaster_pid(self) -> int | None:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            return int((self.datadir / "postmaster.pid").read_text().split()[0])
+        return None
+
+    def pause(self) -> None:
+        """SIGSTOP the postmaster: connections are accepted by the kernel, never answered."""
+        os.kill(self.postmaster_pid(), signal.SIGSTOP)
+
+    def resume(self) -> None:
+        pid = self.postmaster_pid()
+        if pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+
+def pg_bindir(version_num: int) -> Path | None:
+    major = version_num // 10000
+    candidate = Path(f"/usr/lib/postgresql/{major}/bin")
+    return candidate if (candidate / "pg_basebackup").exists() else None

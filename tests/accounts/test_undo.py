@@ -1,0 +1,115 @@
+"""No irreversible action on one tap: a merge shows what will move and asks; a wrong merge and a
+wrong "this is me" confirmation can be undone by an owner, with history, through the same
+services as any change."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from core.errors import EfudaError
+from tests import factories
+from tests.accounts.test_merge import _club, snapshot
+from tests.hardening.helpers import napoleon_data
+from tournaments.models import ClaimStatus, Deal, Player, PlayerMerge
+from tournaments.services.claims import claim_confirm, claim_undo, player_claim
+from tournaments.services.deals import deal_update
+from tournaments.services.merge import player_merge, player_merge_undo
+
+pytestmark = pytest.mark.django_db
+
+
+def test_undoing_a_merge_gives_back_the_club_as_it_was():
+    club, players, wrong = _club(typo=True)
+    account = factories.UserFactory(username="taro-typo")
+    Player.objects.filter(pk=wrong.pk).update(user=account)  # the typo player had the account
+    before = snapshot(club)
+    owner = factories.UserFactory(username="undoer")
+    record = player_merge(club=club, keep=players["太郎"], merge=wrong, by=owner)
+    assert snapshot(club) != before
+    back = player_merge_undo(record=record, by=owner)
+    assert back.pk == wrong.pk and back.name == "太朗" and back.user == account
+    after = snapshot(club)
+    assert after[4] and after == before  # standings, records, lines, deals and ratings
+    assert Player.objects.get(pk=players["太郎"].pk).user is None
+    record.refresh_from_db()
+    assert record.undone_at is not None and record.undone_by == owner
+    # Each moved deal's history shows the merge and its undo, by whom.
+    deal = Deal.objects.filter(club=club, napoleon=back).first()
+    reasons = [h.history_change_reason or "" for h in deal.history.order_by("history_id")]
+    assert any("merge of player" in r for r in reasons) and "undo" in reasons[-1]
+    assert deal.history.order_by("-history_id").first().history_user == owner
+    with pytest.raises(EfudaError) as again:
+        player_merge_undo(record=record, by=owner)
+    assert again.value.code == "undo_done"
+
+
+def test_an_undo_that_would_drop_a_later_edit_is_refused_naming_the_deal(english):
+    club, players, wrong = _club(typo=True)
+    record = player_merge(club=club, keep=players["太郎"], merge=wrong)
+    moved = Deal.objects.get(pk=record.moves["deals"][0]["id"])
+    seats = [int(s) for s in moved.data["seats"]]
+    deal_update(deal=moved, data=napoleon_data(seats, n=2), version=moved.version)
+    before = snapshot(club)
+    with pytest.raises(EfudaError) as refused:
+        player_merge_undo(record=record)
+    text = str(refused.value)
+    assert refused.value.code == "undo_edited" and f"deal {moved.seq}" in text
+    assert snapshot(club) == before and not Player.objects.filter(name="太朗").exists()
+
+
+def test_an_undo_is_refused_when_the_name_is_taken_again():
+    club, players, wrong = _club(typo=True, deals=2)
+    record = player_merge(club=club, keep=players["太郎"], merge=wrong)
+    factories.PlayerFactory(club=club, name="太朗")
+    with pytest.raises(EfudaError) as refused:
+        player_merge_undo(record=record)
+    assert refused.value.code == "undo_name_taken"
+
+
+def test_the_merge_page_asks_first_and_offers_the_undo(english):
+    club, players, wrong = _club(typo=True, deals=2)
+    owner = factories.UserFactory(username="merge-owner")
+    factories.MembershipFactory(club=club, user=owner, role="owner")
+    client = Client()
+    client.force_login(owner)
+    url = reverse("player_merge", args=[club.slug])
+    page = client.get(url).content.decode()
+    for name in ("keep", "merge"):  # nobody chosen
+        select = page.split(f'name="{name}"', 1)[1].split("</select>", 1)[0]
+        assert '<option value="" selected>' in select and select.count(" selected") == 1
+    asked = client.post(url, {"keep": players["太郎"].pk, "merge": wrong.pk}).content.decode()
+    assert "This is what will move:" in asked and "Yes, merge them" in asked
+    assert "Napoleon deals" in asked and "Daifugō round" in asked
+    assert Player.objects.filter(pk=wrong.pk).exists()
+    client.post(url, {"keep": players["太郎"].pk, "merge": wrong.pk, "confirm": "1"})
+    record = PlayerMerge.objects.get(club=club)
+    page = client.get(url).content.decode()
+    undo = reverse("player_merge_undo", args=[club.slug, record.pk])
+    assert undo in page
+    done = client.post(undo, follow=True).content.decode()
+    assert "Merge undone" in done and Player.objects.filter(pk=wrong.pk).exists()
+
+
+def test_a_wrong_confirmation_is_undone_and_the_member_asked_again(club, users, english):
+    player = factories.PlayerFactory(club=club, name="花子")
+    claim = claim_confirm(
+        claim=player_claim(club=club, user=users["member"], player=player), by=users["owner"]
+    )
+    assert Player.objects.get(pk=player.pk).user == users["member"]
+    client = Client()
+    client.force_login(users["owner"])
+    page = client.get(reverse("club_invitations", args=[club.slug])).content.decode()
+    undo = reverse("claim_undo", args=[club.slug, claim.pk])
+    assert undo in page
+    client.post(undo)
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.UNDONE and claim.decided_by == users["owner"]
+    assert Player.objects.get(pk=player.pk).user is None
+    latest = Player.objects.get(pk=player.pk).history.order_by("-history_id").first()
+    assert "undone" in latest.history_change_reason and latest.history_user == users["owner"]
+    member = Client()
+    member.force_login(users["member"])
+    home = member.get(reverse("club_home", args=[club.slug])).content.decode()
+    assert "Which player are you?" in home
+    with pytest.raises(EfudaError):
+        claim_undo(claim=claim, by=users["owner"])
