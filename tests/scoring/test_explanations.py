@@ -183,3 +183,30 @@ def test_daifugo_first_round_explains_who_leads():
     later = score_daifugo(DaifugoRound(("a", "b", "c"), previous_daifugo="a"),
                           get_preset("daifugo-common"))  # fmt: skip
     assert _lines(later)[-1] == "3位 c — 大貧民、-2点。"
+
+
+def test_daifugo_explains_each_forbidden_finishers_place():
+    """The earlier forbidden finisher is placed last, the later one the place it gets."""
+    result = score_daifugo(
+        DaifugoRound(("a", "b", "c", "d", "e"), frozenset({"a", "c"})),
+        get_preset("daifugo-common"),
+    )
+    assert _lines(result)[1:3] == [
+        "aは禁止カードで上がったため最下位になります（先に反則上がりした人ほど下位）。",
+        "cは反則上がりのため、5人中4位になります（普通に上がった人より下。先に反則上がりした人ほど下位）。",
+    ]
+
+
+def test_daifugo_explains_a_daifugo_who_went_out_first_on_a_forbidden_card():
+    """Last round's 大富豪 out first on a forbidden card did not finish first: 都落ち, and the
+    explanation says why before it says 都落ち."""
+    result = score_daifugo(
+        DaifugoRound(("a", "b", "c", "d", "e"), frozenset({"a"}), "a"),
+        get_preset("daifugo-common"),
+    )
+    assert _lines(result)[:3] == [
+        "上がった順：a, b, c, d, e。",
+        "aは反則上がりのため、1番に上がったことになりません。",
+        "都落ち：前回の大富豪aが1番に上がれなかったため、大貧民になります。",
+    ]
+    assert _lines(result)[-1] == "5位 a — 大貧民、-2点。"

@@ -369,11 +369,15 @@ def test_an_edit_leaves_other_sessions_and_deleted_rounds_alone(club, daifugo_se
 
 
 def test_an_edit_by_hand_records_no_reason(napoleon_session, players, users):
-    """History gives a reason only where efuda changed a deal by itself."""
+    """History gives a reason only where efuda changed a deal by itself or the edit gave one."""
     deal = deal_record(session=napoleon_session, data=napoleon_data(players))
     deal_update(deal=deal, data=napoleon_data(players, bid=14), user=users["owner"], version=1)
     latest = deal.history.order_by("-history_date", "-history_id").first()
     assert latest.history_user == users["owner"] and not latest.history_change_reason
+    # an edit that gives its reason (a tournament table's correction) records it
+    deal_update(deal=deal, data=napoleon_data(players, bid=15), version=2, reason="席の訂正")
+    latest = deal.history.order_by("-history_date", "-history_id").first()
+    assert latest.history_change_reason == "席の訂正"
 
 
 def test_a_first_round_reads_no_daifugo_from_another_session(club, daifugo_session, players):
