@@ -33,13 +33,18 @@ def equivalent_names() -> set[str]:
 
 
 def seconds() -> Counter[str]:
-    """Seconds each module's mutants ran, summed over the workers (mutmut's debug log)."""
-    spent: Counter[str] = Counter()
+    """Seconds each module's mutants ran, summed over the workers (mutmut's debug log); a
+    mutant run more than once (its function changed, or it was named again) counts its last
+    run only."""
+    last: dict[str, tuple[str, float]] = {}
     log = MUTANTS / "mutmut-debug.log"
     if log.exists():
-        done = re.compile(r"Completed ([\w.ǁ]+?)\.x\S*__mutmut_\d+: exit=-?\d+ \(([\d.]+)s\)")
+        done = re.compile(r"Completed (([\w.ǁ]+?)\.x\S*__mutmut_\d+): exit=-?\d+ \(([\d.]+)s\)")
         for match in done.finditer(log.read_text(encoding="utf-8", errors="replace")):
-            spent[match.group(1)] += float(match.group(2))
+            last[match.group(1)] = (match.group(2), float(match.group(3)))
+    spent: Counter[str] = Counter()
+    for module, taken in last.values():
+        spent[module] += taken
     return spent
 
 
