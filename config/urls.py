@@ -11,3 +11,8 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("tournaments.urls")),
 ]
+
+# The error pages in the site's frame and the reader's language (tournaments/views/errors.py).
+handler403 = "tournaments.views.errors.permission_denied_view"
+handler404 = "tournaments.views.errors.page_not_found_view"
+handler500 = "tournaments.views.errors.server_error_view"

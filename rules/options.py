@@ -68,8 +68,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         key="title_points", type="mapping", presets=_DAIFUGO, keys=TITLES,
         label=N_("Points per title"),
-        help=N_("Points for 大富豪, 富豪, 平民, 貧民 and 大貧民; they must sum to zero at every "
-                "table size from 3 to 8 players."),
+        help=N_("Points for 大富豪 (grand millionaire), 富豪 (millionaire), 平民 (commoner), "
+                "貧民 (poor) and 大貧民 (grand pauper); they must sum to zero at every table size "
+                "from 3 to 8 players."),
     ),
     OptionSpec(
         key="point_table", type="mapping", presets=_NAPOLEON, keys=POINT_TABLE_KEYS,
@@ -142,8 +143,8 @@ def _min_bid(base: RuleSet, value: Any, changes: dict) -> int:
         new_low = max(low, value)
         if new_low > high:
             raise _error("min_bid", "empty_bid_range",
-                         N_("With a lowest bid of %(min_bid)s no bid is left for %(players)s "
-                            "players (the highest is %(max)s)."),
+                         N_("With a lowest bid of %(min_bid)s no bid is left at a "
+                            "%(players)s-player table (the highest is %(max)s)."),
                          min_bid=value, players=players, max=high)  # fmt: skip
         bids[players] = (new_low, high)
     changes["bids"] = bids
@@ -202,7 +203,7 @@ def _point_table(base: RuleSet, value: Any, changes: dict) -> dict[str, dict[str
         players = _player_count(raw_players)
         if players not in base.players:
             raise _error(key, "players_not_allowed",
-                         N_("This rule set is not played by %(players)s players."),
+                         N_("This rule set has no %(players)s-player table."),
                          players=str(raw_players))  # fmt: skip
         if not isinstance(row, Mapping) or set(row) != set(POINT_TABLE_KEYS):
             raise _error(key, "row_keys",
@@ -219,7 +220,7 @@ def _point_table(base: RuleSet, value: Any, changes: dict) -> dict[str, dict[str
     missing = [n for n in base.players if n not in tables]
     if missing:
         raise _error(key, "players_missing",
-                     N_("The point table needs a row for %(players)s players."),
+                     N_("The point table needs a %(players)s-player row."),
                      players=missing[0])  # fmt: skip
     changes["point_tables"] = tables
     return normalised

@@ -73,18 +73,18 @@ class RuleSet:
         for players in self.players:
             if players not in self.bids or players not in self.widow:
                 raise EfudaError("players", "players_incomplete",
-                                 N_("No bid range or widow for %(players)s players."),
+                                 N_("No bid range or widow for a %(players)s-player table."),
                                  {"players": players})  # fmt: skip
             low, high = self.bids[players]
             if not 1 <= low <= high <= 20:
                 raise EfudaError(
                     "bids", "empty_bid_range",
-                    N_("With %(players)s players no bid is left between %(min)s and %(max)s."),
+                    N_("At a %(players)s-player table no bid is left between %(min)s and %(max)s."),
                     {"players": players, "min": low, "max": high},
                 )  # fmt: skip
             table = self.point_tables.get(players)
             if table is None:
                 raise EfudaError("point_table", "no_point_table",
-                                 N_("There is no point table for %(players)s players."),
+                                 N_("There is no point table for %(players)s-player tables."),
                                  {"players": players})  # fmt: skip
             check_table(table, players, (low, high), "point_table")

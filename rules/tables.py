@@ -93,7 +93,7 @@ _UNBALANCED_SOLO_AT_BID = N_(
 )
 _NEGATIVE = N_("Points in the %(players)s-player table must be whole numbers of 0 or more.")
 _MISSING_BID = N_("The %(players)s-player table has no row for bid %(bid)s.")
-_NO_TABLE = N_("There is no point table for %(players)s players.")
+_NO_TABLE = N_("There is no point table for %(players)s-player tables.")
 
 
 def _is_count(value: Any) -> bool:
@@ -141,7 +141,8 @@ def point_row(ruleset, players: int, bid: int, solo: bool) -> PointRow:
     if not low <= bid <= high:
         raise EfudaError(
             "bid", "bid_out_of_range",
-            N_("Bid %(bid)s is out of range: with %(players)s players bid %(min)s to %(max)s."),
+            N_("Bid %(bid)s is out of range: at a %(players)s-player table bid %(min)s to "
+               "%(max)s."),
             {"bid": bid, "players": players, "min": low, "max": high},
         )  # fmt: skip
     return table_row(table, bid, solo)

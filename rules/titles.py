@@ -32,8 +32,8 @@ DAIFUGO_PLAYERS: tuple[int, ...] = (3, 4, 5, 6, 7, 8)
 
 _PLAYERS_ERROR = N_("Daifugō needs %(min)s to %(max)s players, not %(players)s.")
 _TITLE_UNBALANCED = N_(
-    "Title points must sum to zero at every table size; with %(players)s players they sum "
-    "to %(total)s."
+    "Title points must sum to zero at every table size; at a %(players)s-player table they "
+    "sum to %(total)s."
 )
 _TITLE_MISSING = N_("Title points need a whole number for each of %(titles)s.")
 

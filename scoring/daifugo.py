@@ -168,7 +168,9 @@ def _check_previous(value: object) -> str | None:
         return None
     if not isinstance(value, str) or not value.strip():
         raise EfudaError(
-            "previous_daifugo", "invalid_player", N_("The previous 大富豪 must be a player.")
+            "previous_daifugo",
+            "invalid_player",
+            N_("The previous 大富豪 (grand millionaire) must be a player."),
         )
     return value
 
@@ -197,8 +199,9 @@ def _explain(order, penalised, fell, final, titles, points, first_lead, *,
         ))  # fmt: skip
     if fell:
         lines.append(Message(
-            N_("都落ち: %(player)s, last round's 大富豪, did not finish first and becomes "
-               "大貧民."), {"player": fell},
+            N_("都落ち (fall from the capital): %(player)s, last round's 大富豪 (grand "
+               "millionaire), did not finish first and becomes 大貧民 (grand pauper)."),
+            {"player": fell},
         ))  # fmt: skip
     for position, player in enumerate(final, start=1):
         one = abs(points[player]) == 1  # "+1 point", "+2 points" (the core has no ngettext)

@@ -116,7 +116,7 @@ def _check_redeal(deal: NapoleonDeal) -> None:
     if given:
         raise EfudaError(
             "redeal", "redeal_with_deal",
-            N_("A redeal (流れ) has no Napoleon, bid, adjutant or honours: either clear "
+            N_("A 流れ (redeal) has no Napoleon, bid, adjutant or honours: either clear "
                "them or take back the redeal."),
         )  # fmt: skip
 
@@ -133,7 +133,8 @@ def _check_seats(value: object, ruleset: RuleSet) -> tuple[str, ...]:
     if len(seats) not in ruleset.players:
         raise EfudaError(
             "seats", "players_not_allowed",
-            N_("%(players)s players cannot play these rules; allowed: %(allowed)s."),
+            N_("These rules are not played at a table of %(players)s; they are played at tables "
+               "of %(allowed)s."),
             {"players": len(seats), "allowed": ", ".join(map(str, ruleset.players))},
         )  # fmt: skip
     return seats
@@ -143,7 +144,7 @@ def _check_deal(deal: NapoleonDeal, seats: tuple[str, ...], ruleset: RuleSet) ->
     if deal.napoleon is None:
         raise EfudaError(
             "napoleon", "napoleon_missing",
-            N_("Choose the Napoleon (or the redeal, 流れ, if nobody bid)."),
+            N_("Choose the Napoleon, or 流れ (redeal) if nobody bid."),
         )  # fmt: skip
     napoleon = seated(deal.napoleon, seats, "napoleon")
     adjutant = _check_adjutant(deal, seats, napoleon)
@@ -152,14 +153,14 @@ def _check_deal(deal: NapoleonDeal, seats: tuple[str, ...], ruleset: RuleSet) ->
     if deal.bid is None:
         raise EfudaError(
             "bid", "bid_missing",
-            N_("Choose the bid (%(min)s to %(max)s with %(players)s players)."),
+            N_("Choose the bid (%(min)s to %(max)s at a %(players)s-player table)."),
             {"min": low, "max": high, "players": players},
         )  # fmt: skip
     if not is_int(deal.bid) or not low <= deal.bid <= high:
         raise EfudaError(
             "bid", "bid_out_of_range",
-            N_("The bid must be a whole number from %(min)s to %(max)s with %(players)s "
-               "players, not %(bid)s."),
+            N_("The bid must be a whole number from %(min)s to %(max)s at a %(players)s-player "
+               "table, not %(bid)s."),
             {"min": low, "max": high, "players": players, "bid": shown(deal.bid)},
         )  # fmt: skip
     if deal.trump is None:
@@ -197,7 +198,8 @@ def _check_deal(deal: NapoleonDeal, seats: tuple[str, ...], ruleset: RuleSet) ->
     if discarded > widow:
         raise EfudaError(
             "discarded", "too_many_discards",
-            N_("Only %(widow)s cards are discarded with %(players)s players, not %(discarded)s."),
+            N_("At a %(players)s-player table the widow holds %(widow)s, so %(discarded)s "
+               "cannot be discarded."),
             {"widow": widow, "players": players, "discarded": discarded},
         )  # fmt: skip
     last_trick = None

@@ -7,7 +7,7 @@ from core.messages import Message
 
 
 def explain_redeal() -> Message:
-    return Message(N_("Nobody bid: redeal (流れ). The deal is recorded and scores nothing."))
+    return Message(N_("Nobody bid: 流れ (redeal). The deal is recorded and scores nothing."))
 
 
 def _signed(value: int) -> str:

@@ -25,6 +25,7 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "insecure-development-key-change-me")
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+CSRF_FAILURE_VIEW = "tournaments.views.errors.csrf_failure_view"  # in the site's frame
 
 INSTALLED_APPS = [
     "django.contrib.admin",

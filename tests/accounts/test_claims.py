@@ -103,7 +103,7 @@ def test_club_home_shows_my_standing_last_session_and_recent_deals(
     client.force_login(users["member"])
     response = client.get(reverse("club_home", args=[club.slug]))
     html = response.content.decode()
-    assert 'id="my-standing"' in html and "My last session" in html and "My recent deals" in html
+    assert 'id="my-standing"' in html and "My last session" in html and "Recently played" in html
     assert napoleon_session.date.strftime("%Y-%m-%d") in html
     # Not linked: an invitation to say which player one is, no standing.
     client.force_login(users["scorekeeper"])

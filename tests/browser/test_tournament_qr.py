@@ -14,10 +14,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_phone_from_table_qr_address_records_a_deal(browser, live_server):
-    club = factories.ClubFactory()
+    # a public tournament of a public club: the QR page names the seats (a private one shows
+    # the bare PIN form, which says nothing of the table: tests/events/test_pins.py)
+    club = factories.ClubFactory(is_public=True)
     wiki = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
     t = svc.tournament_create(
-        club=club, name="QR Cup", date=datetime.date(2026, 11, 21), ruleset=wiki, seed=5
+        club=club,
+        name="QR Cup",
+        date=datetime.date(2026, 11, 21),
+        ruleset=wiki,
+        seed=5,
+        is_public=True,
     )
     for i in range(1, 11):
         svc.entry_add(tournament=t, name=f"Player{i:02d}", checked_in=True)

@@ -127,7 +127,9 @@ def test_swap_refusals_name_the_player_and_dropped_players_are_not_offered(
     client.force_login(users["scorekeeper"])
     page = client.get(reverse("tournament_manage", args=[t.pk])).content.decode()
     swap_form = page[page.index('class="ev-swap"') : page.index("</form>", page.index("ev-swap"))]
-    assert gone.player.name not in swap_form and "木村" not in swap_form
+    # whole options: 選手1 must not match 選手10
+    assert f">{gone.player.name}</option>" not in swap_form
+    assert "木村" not in swap_form
 
 
 def test_leaving_after_this_round_plays_it_to_the_end(make_tournament):

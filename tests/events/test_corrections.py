@@ -205,7 +205,7 @@ def test_deals_per_round_are_enforced_and_shown(client, users, make_tournament):
     svc.table_deal_record(table=table, data=napoleon_win(table.seats), staff=True)
     with pytest.raises(EfudaError) as err:
         svc.table_deal_record(table=table, data=napoleon_win(table.seats), staff=True)
-    assert err.value.code == "deals_done" and "its 2 deals" in str(err.value)
+    assert err.value.code == "deals_done" and "every deal of this round (2)" in str(err.value)
     page = client.get(reverse("tournament_table", args=[t.pk, table.pk])).content.decode()
     assert "All 2 deals of this round are recorded" in page and 'id="deal-form"' not in page
     svc.table_deal_drop(deal=first)

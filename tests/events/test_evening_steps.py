@@ -142,6 +142,18 @@ def test_an_old_card_says_which_round_it_is_for_and_the_way_on(client, make_tour
     assert reverse("tournament_table", args=[t.pk, new_table.pk]) in page
 
 
+def test_a_current_table_opened_without_a_pin_asks_for_the_pin(client, make_tournament):
+    """A visitor (or a staff member whose rights ended) scanning a running table's card."""
+    t = make_tournament(5, rounds_planned=2, is_public=True)
+    table = svc.round_start(rnd=svc.round_draw(tournament=t)).tables.get()
+    response = client.post(reverse("tournament_table_record", args=[t.pk, table.pk]), {})
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "This table is for its players and the staff" in page
+    assert f"This card is for round 1, table {table.number}." in page
+    assert reverse("tournament_pin", args=[t.pk]) in page
+
+
 def test_refusals_on_staff_pages_are_pages_in_the_visitors_language(client, users, waiting):
     t, rnd, table, deal = waiting
     client.force_login(users["member"])

@@ -157,6 +157,31 @@ def test_table_qr_address_shows_the_pin_form_for_that_table(client, running):
     assert client.get(response.url).status_code == 200
 
 
+def test_on_a_tables_page_the_pin_alone_opens_the_players_own_table(client, running):
+    """From the table's QR code: no seat chosen, the PIN finds its player (the seat choice is
+    optional, and no radio is required)."""
+    t, rnd, tables = running
+    table = tables[1]
+    page = client.get(reverse("tournament_table", args=[t.pk, table.pk])).content.decode()
+    assert 'type="radio" name="seat"' in page and " required>" not in page.split("ev-seat")[1]
+    pin = svc.pin_issue(entry=entry_at(t, table, 3))
+    response = client.post(reverse("tournament_pin", args=[t.pk]),
+                           {"table": table.number, "fixed": "1", "pin": pin})  # fmt: skip
+    assert response.status_code == 302
+    assert response.url == reverse("tournament_table", args=[t.pk, table.pk])
+
+
+def test_a_pin_refused_for_a_seat_names_the_seat(client, behind_proxy, running):
+    t, rnd, tables = running
+    table = tables[0]
+    pin = svc.pin_issue(entry=entry_at(t, table, 1))
+    response = post_pin(client, t, "198.51.100.4", table=table.number, seat=2, fixed=1, pin=pin)
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert f"That PIN is not the PIN of seat 2 at table {table.number}." in html
+    assert 'name="fixed" value="1"' in html  # still the table's own form, seats and all
+
+
 def _normalised(response, url: str, tid: int) -> str:
     """The page without what differs between any two requests (CSRF token) and the address
     asked for (in the log-in and language links)."""

@@ -152,7 +152,7 @@ def test_manage_page_and_create(client, users, club, wiki):
             "table_size": "7",
         },
     )
-    assert error.status_code == 200 and "Tables of 7 players" in error.content.decode()
+    assert error.status_code == 200 and "7-player tables are not allowed" in error.content.decode()
 
 
 def test_pin_shown_once_to_staff(client, users, running):

@@ -18,6 +18,8 @@ from tournaments.services.deals import deal_record
 from .helpers import build_club, napoleon_data
 from .realparts import wait_for
 
+MAIN = b'<main id="main" tabindex="-1">'  # base.html's main, the skip link's target
+
 pytestmark = [pytest.mark.shared_parts]
 
 
@@ -26,7 +28,7 @@ def _standings(club):
 
 
 def _main(response) -> bytes:
-    return response.content.split(b"<main>")[1].split(b"</main>")[0]
+    return response.content.split(MAIN)[1].split(b"</main>")[0]
 
 
 def _caught_up(club) -> bool:

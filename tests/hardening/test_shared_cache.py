@@ -15,6 +15,8 @@ from tournaments.services.deals import deal_record
 
 from .helpers import build_club, napoleon_data
 
+MAIN = b'<main id="main" tabindex="-1">'  # base.html's main, the skip link's target
+
 pytestmark = [pytest.mark.shared_parts, pytest.mark.django_db]
 
 
@@ -23,7 +25,7 @@ def _standings(client, club):
 
 
 def _main(response) -> bytes:
-    return response.content.split(b"<main>")[1].split(b"</main>")[0]
+    return response.content.split(MAIN)[1].split(b"</main>")[0]
 
 
 def _uncached(club, settings) -> bytes:

@@ -10,11 +10,12 @@ import sys
 
 import pytest
 from django.db import connections
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from core.errors import EfudaError
 from tournaments.models import Deal, ImportJob
 from tournaments.services.import_jobs import import_job_restart, import_job_run
+from tournaments.services.imports import ImportProblem
 
 from .realparts import wait_for
 
@@ -134,7 +135,9 @@ def test_a_file_whose_worker_died_twice_is_shown_failed_not_retried_for_ever(set
     twice.refresh_from_db()
     alive.refresh_from_db()
     assert twice.status == "failed" and twice.restartable and twice.data == b"x"
-    assert "stopped while importing this file (2 times). Nothing was imported" in str(
-        twice.problems
-    )
+    (problem,) = [ImportProblem.from_stored(p) for p in twice.problems]  # rendered when read
+    with translation.override("en"):
+        assert "stopped while importing this file (attempts: 2). Nothing was imported" in str(
+            problem
+        )
     assert alive.status == "running" and alive.attempt == 0  # its worker is alive: left alone

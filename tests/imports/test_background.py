@@ -122,7 +122,7 @@ def test_a_job_whose_worker_stopped_shows_failed_and_can_be_started_again(
     page = client.get(url).content.decode()
     job.refresh_from_db()
     assert job.status == "failed" and job.restartable and job.data  # the file is kept
-    assert "gave no sign of life for 5 minutes" in page and "Nothing was imported" in page
+    assert "gave no sign of life for 5 min." in page and "Nothing was imported" in page
     assert "hx-trigger" not in page and "Start the import again" in page
     assert Deal.objects.filter(club=club).count() == 0
     with django_capture_on_commit_callbacks(execute=True) as enqueued:

@@ -23,7 +23,7 @@ def test_samples_import_into_a_new_club():
     club = Club.objects.get(slug="new-club")
     assert club.name == "new-club"
     assert Deal.objects.filter(club=club).count() == 11
-    assert "Imported 6 deals (1 redeals) in 2 sessions into club new-club; 9 new players." in (
+    assert "Imported 6 deals (1 redeal) in 2 sessions into club new-club; 9 new players." in (
         out.getvalue()
     )
 

@@ -14,7 +14,7 @@ from tests import factories
 from tournaments.models import ImportJob
 from tournaments.services import import_files
 from tournaments.services.import_jobs import import_job_create, import_job_execute
-from tournaments.services.imports import ImportFailed, results_import
+from tournaments.services.imports import ImportFailed, ImportProblem, results_import
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +104,7 @@ def test_one_club_cannot_fill_the_queue(client, club, users, settings, english):
         assert response.status_code == 302
     response = client.post(url, {"file": SimpleUploadedFile("r.csv", _csv()), "sheet": ""})
     assert response.status_code == 400
-    assert "already has 2 imports waiting or running" in response.content.decode()
+    assert "Imports waiting or running for this club: 2, the most" in response.content.decode()
     assert ImportJob.objects.filter(club=club).count() == 2
     # another club's owner is not held up
     other = factories.ClubFactory()
@@ -133,5 +133,6 @@ def test_an_import_over_its_time_limit_stops_before_writing(club, settings, engl
     job = import_job_create(club=club, data=_csv(600), language="en")
     job = import_job_execute(job_id=job.pk)
     assert job.status == "failed"
-    assert "took longer than 1 minutes and was stopped; nothing was imported" in job.problems[0][2]
+    (problem,) = [ImportProblem.from_stored(p) for p in job.problems]  # rendered when read
+    assert "took longer than 1 min. and was stopped; nothing was imported" in problem.message
     assert not club.sessions.exists()

@@ -27,7 +27,7 @@ def _five(**changes):
     ("napoleon_deal", "field", "code", "text"),
     [
         (_five(seats=seats(3)), "seats", "players_not_allowed",
-         "このルールは3人では遊べません。遊べる人数：4, 5。"),
+         "このルールは3人の卓では遊べません。遊べるのは4, 5人の卓です。"),
         (_five(seats=None), "seats", "not_a_list", "プレイヤーを順番に並べてください。"),
         (_five(seats=("太郎", "花子", "Ken", "太郎", "Sam")), "seats", "duplicate_player",
          "太郎が2回入っています。"),

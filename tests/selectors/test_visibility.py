@@ -167,3 +167,24 @@ def test_who_sees_what(frozen_event):
     helper = type(helper).objects.get(pk=helper.pk)  # a new request
     assert deal_visibility(club=club, user=helper) == hidden
     assert Visibility(club_id=club.pk).key == "all" and hidden.key != "all"
+
+
+def test_hidden_lines_of_a_period_are_those_of_its_sessions_dates():
+    """A period's hidden lines are picked by their session's date (the lines keep no month)."""
+    import datetime
+
+    from django.db.models import Q
+
+    from tournaments.selectors.standings import Period, period_lines
+
+    def day(y, m, d):
+        return datetime.date(y, m, d)
+
+    assert period_lines(Period.of(2025, 12)) == Q(
+        session__date__gte=day(2025, 12, 1), session__date__lt=day(2026, 1, 1)
+    )
+    assert period_lines(Period.of(2026, 1)) == Q(
+        session__date__gte=day(2026, 1, 1), session__date__lt=day(2026, 2, 1)
+    )
+    assert period_lines(Period.of(2026)) == Q(session__date__year=2026)
+    assert period_lines(Period.of()) == Q()

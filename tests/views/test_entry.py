@@ -74,8 +74,8 @@ def test_bad_bid_shows_message_beside_bid_in_japanese(keeper, napoleon_session, 
         from django.utils.translation import gettext
 
         expected = gettext(
-            "The bid must be a whole number from %(min)s to %(max)s with %(players)s "
-            "players, not %(bid)s."
+            "The bid must be a whole number from %(min)s to %(max)s at a %(players)s-player "
+            "table, not %(bid)s."
         ) % {"min": 10, "max": 20, "players": 5, "bid": 25}
     assert expected in bid_block
 
@@ -86,7 +86,7 @@ def test_english_rendering(keeper, napoleon_session, players):
         new_url(napoleon_session), post_data(players, bid=25), HTTP_ACCEPT_LANGUAGE="en"
     )
     html = response.content.decode()
-    assert "The bid must be a whole number from 10 to 20 with 5 players, not 25." in html
+    assert "The bid must be a whole number from 10 to 20 at a 5-player table, not 25." in html
     assert "Points before saving" in html
 
 

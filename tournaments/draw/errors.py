@@ -3,7 +3,7 @@
 from core.errors import EfudaError
 from core.i18n import N_
 
-TOO_FEW = N_("%(count)s players cannot fill a table: this rule set needs at least %(min)s.")
+TOO_FEW = N_("Too few players for a table (%(count)s): this rule set needs at least %(min)s.")
 UNKNOWN_METHOD = N_("“%(method)s” is not a seating method.")
 
 

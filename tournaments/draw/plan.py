@@ -28,6 +28,13 @@ swaps of two players at different tables of one round, as the social golfer solv
   left few repeats, an extension (more moves for the long run and more kicks); last a polish
   that evens the table sizes out where that costs no repeat. The search stops as soon as no
   pair meets twice.
+- *Tabu*: when the annealing left repeats, but at most half a repeat per player, the social
+  golfer tabu search of ``tabu.py`` (best swap of a player with a repeat at their table, a
+  short tabu on going back, shakes) takes the plan further, on a cost that counts repeats and,
+  far behind, how many times a pair meets; its result is kept unless it has more repeats.
+- *Spread*: swaps between tables of one size that leave the repeats as they are and lower
+  Σ C(meetings, 2) over pairs, so that repeats fall on many pairs rather than one pair meeting
+  every round (lexicographic: never a repeat more for it).
 - *Seats*: once the tables are fixed, each table's seat order is chosen round by round so
   that players sit where they have sat least.
 
@@ -41,8 +48,10 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
+from .designs import design_for
 from .generator import Draw, History, PastRound, _ordered, _seat_order
 from .sizes import choose_sizes
+from .tabu import Tabu
 
 # the search length: moves (proposed swaps) per player and planned round, capped so that the
 # largest events stay well under a second; the yardstick (plain_annealing) gets twice as many
@@ -74,7 +83,14 @@ EXTRA_FEW = 0.5
 EXTRA_MOVES = 150_000
 EXTRA_EARLY = 0.5
 EXTRA_KICKS = 40
-# 5. the polish of table sizes (only when a round has tables of different sizes)
+# 5. the tabu search (tabu.py), when the annealing left repeats but few (at most this many per
+# player): this many swaps looked at, at most; it stops as soon as no pair meets twice
+TABU_FEW = 0.5
+TABU_BUDGET = 1_600_000
+TABU_BUDGET_CAPPED = 800_000  # after the extension (a large field has had a long search)
+# 6. the spread of repeats over pairs (lexicographic: never a repeat more), a share of the moves
+SPREAD_SHARE = 0.1
+# 7. the polish of table sizes (only when a round has tables of different sizes)
 POLISH_SHARE = 0.05
 # moves
 DIRECTED = 0.9  # share of the moves that start from a player with a repeat at their table …
@@ -233,6 +249,44 @@ class _Search:
             2 * (ca.get(sb, 0) - share_b) - 2 * (ca[sa] - share_a) + 2
             + 2 * (cb.get(sa, 0) - share_a) - 2 * (cb[sb] - share_b) + 2
         )  # fmt: skip
+
+    def spread(self, moves: int, rng) -> None:
+        """Spread the repeats over many pairs without adding one: keep the swaps between two
+        tables of the same size that leave the number of repeated meetings as it is (or lower
+        it) and lower Σ over pairs of C(meetings, 2), where a pair meeting three times costs 3
+        and two pairs meeting twice 2; and half of the swaps that change neither."""
+        rounds = [r for r in range(len(self.tables)) if len(self.tables[r]) > 1]
+        if not rounds or moves <= 0:
+            return
+        rand = rng.random
+        count, meet, sizes = len(rounds), self.meet, self.sizes
+        ntables = len(sizes)
+        for _ in range(moves):
+            r = rounds[int(rand() * count)]
+            tables = self.tables[r]
+            ta = int(rand() * ntables)
+            tb = int(rand() * (ntables - 1))
+            if tb >= ta:
+                tb += 1
+            if sizes[ta] != sizes[tb]:
+                continue
+            table_a, table_b = tables[ta], tables[tb]
+            a = table_a[int(rand() * len(table_a))]
+            b = table_b[int(rand() * len(table_b))]
+            row_a, row_b = meet[a], meet[b]
+            d_rep = d_pairs = 0
+            for x in table_a:
+                if x != a:
+                    m_out, m_in = row_a[x], row_b[x]
+                    d_rep += (m_in >= 1) - (m_out >= 2)
+                    d_pairs += m_in - (m_out - 1)
+            for y in table_b:
+                if y != b:
+                    m_out, m_in = row_b[y], row_a[y]
+                    d_rep += (m_in >= 1) - (m_out >= 2)
+                    d_pairs += m_in - (m_out - 1)
+            if d_rep < 0 or (d_rep == 0 and (d_pairs < 0 or (d_pairs == 0 and rand() < 0.5))):
+                self.swap(r, a, b)
 
     def polish(self, moves: int) -> None:
         """Share the table sizes out without adding a repeat: keep the swaps between tables
@@ -573,16 +627,48 @@ def plan_rounds(
     seed: int = 0,
     preferred: int | None = None,
     moves: int | None = None,
+    tabu_budget: int | None = None,
 ) -> Plan:
     """Plan ``rounds`` rounds for ``players`` after the given history (the rounds played).
 
-    Deterministic for the arguments; ``moves`` overrides the search length (measurements)."""
+    Deterministic for the arguments; ``moves`` and ``tabu_budget`` override the search length
+    of the annealing and of the tabu search (measurements)."""
     if not isinstance(history, History):
         history = History.from_rounds(history)
     keys = _ordered(players)
     sizes, sitout_count = choose_sizes(len(keys), sizes_allowed, preferred)
     rng = random.Random(f"efuda-plan:{seed}")
     sitouts = _sitouts_per_round(keys, sitout_count, rounds, history, rng)
+    if sitout_count == 0 and not history.seats and not history.sitouts:
+        tables = _from_design(len(keys), sizes, rounds, rng)
+        if tables is not None:  # a fresh field of a known design's shape: no pair meets twice
+            return _planned(keys, tables, sitouts, history, rng, seed)
+    tables = _searched(keys, sizes, sitouts, history, rounds, rng, seed, moves, tabu_budget)
+    return _planned(keys, tables, sitouts, history, rng, seed)
+
+
+def _from_design(n: int, sizes, rounds: int, rng) -> list[list[list[int]]] | None:
+    """The rounds of the stored design (``designs.py``) for n players at tables of one size,
+    if there is one with enough rounds: the players relabelled by a seeded permutation, the
+    rounds a seeded choice among the design's, in a seeded order, and so the tables."""
+    if len(set(sizes)) != 1:
+        return None
+    design = design_for(n, sizes[0], rounds)
+    if design is None:
+        return None
+    label = list(range(n))
+    rng.shuffle(label)
+    chosen = rng.sample(range(len(design)), rounds)
+    planned = []
+    for r in chosen:
+        tables = [[label[p] for p in table] for table in design[r]]
+        rng.shuffle(tables)
+        planned.append(tables)
+    return planned
+
+
+def _searched(keys, sizes, sitouts, history, rounds, rng, seed, moves, tabu_budget):
+    """The tables of every round (player indices) found by the search."""
     index = {p: i for i, p in enumerate(keys)}
     n = len(keys)
     met = [[0] * n for _ in range(n)]
@@ -600,14 +686,27 @@ def plan_rounds(
     capped = moves is None and MOVES_PER_PLAYER_ROUND * n * rounds > MOVES_MAX
     extra = EXTRA_MOVES if capped else 0
     search = _plan_search(n, sizes, seated, history_sizes, met, rng, repeat, budget - polish, extra)
+    played = sum(m - 1 for row in met for m in row if m > 1) // 2
+    left = search.repeats() - played
+    tabu = (TABU_BUDGET_CAPPED if capped else TABU_BUDGET) if tabu_budget is None else tabu_budget
+    if 0 < left <= TABU_FEW * n and tabu:
+        before = [[t[:] for t in ts] for ts in search.tables]
+        Tabu(search, random.Random(f"efuda-tabu:{seed}")).run(tabu)
+        if search.repeats() - played > left:  # its cost spreads repeats; never one more
+            search._restore(before)
+    search.spread(int(budget * SPREAD_SHARE), random.Random(f"efuda-spread:{seed}"))
     search.polish(polish)
+    return search.tables
 
+
+def _planned(keys, all_tables, sitouts, history, rng, seed) -> Plan:
+    """The plan: each round's tables (player indices) in seat order, and its sit-outs."""
     seats_history = History()
     for p in keys:
         if p in history.seats:
             seats_history.seats[p].update(history.seats[p])
     planned = []
-    for r, tables in enumerate(search.tables):
+    for r, tables in enumerate(all_tables):
         ordered_tables = []
         for table in tables:
             order = _seat_order([keys[i] for i in table], seats_history, rng)
@@ -632,11 +731,12 @@ def plain_annealing(
     sizes_allowed: Iterable[int],
     seed: int = 0,
     moves: int | None = None,
+    preferred: int | None = None,
 ) -> list[PastRound]:
     """The yardstick: a plain annealing of the whole event on repeats alone (same table sizes
     and sit-outs, random start, random swaps, no seat or size fairness, a longer search)."""
     keys = _ordered(players)
-    sizes, sitout_count = choose_sizes(len(keys), sizes_allowed)
+    sizes, sitout_count = choose_sizes(len(keys), sizes_allowed, preferred)
     rng = random.Random(f"efuda-plain:{seed}")
     sitouts = _sitouts_per_round(keys, sitout_count, rounds, History(), rng)
     index = {p: i for i, p in enumerate(keys)}

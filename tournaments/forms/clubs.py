@@ -66,8 +66,8 @@ class PlayerRenameForm(forms.Form):
 # Each preset in a sentence, for the rule-set form (names come from rules/presets.py).
 PRESET_SENTENCES = {
     "napoleon-originator": _(
-        "The inventor's rules for 4 or 5 players: points grow with the bid, 作戦B when the "
-        "army takes all 20 with a lower bid."
+        "The inventor's rules for 4 or 5 players: points grow with the bid, 作戦B (Plan B) "
+        "when the army takes all 20 with a lower bid."
     ),
     "napoleon-wiki": _(
         "The common rules for 4 to 6 players: the same points whatever the bid; you choose who "
@@ -78,7 +78,8 @@ PRESET_SENTENCES = {
     ),
     "daifugo-hyousube": _("Hyōsube's Daifugō: titles give points; no forbidden finishes."),
     "daifugo-common": _(
-        "Common Daifugō: titles give points, 都落ち, and going out on a joker or a 2 is forbidden."
+        "Common Daifugō: titles give points, 都落ち (fall from the capital), and going out on a "
+        "joker or a 2 is forbidden."
     ),
 }
 # Option values in words (rules/options.py keeps the codes).

@@ -16,7 +16,7 @@ from core.errors import EfudaError
 from scoring.cards import RANKS, SUIT_SYMBOLS, SUITS, TOTAL_HONOURS
 
 from ..fields import IntegerField
-from ..i18n import PLAYER_LIST_PARAMS, PLAYER_PARAMS, SUIT_NAMES, error_text, suit_class
+from ..i18n import SUIT_NAMES, error_text, stored_params, suit_class
 from ..selectors.rulesets import session_rules
 from ..selectors.sessions import entry_players
 from ..services.errors import fail
@@ -81,19 +81,6 @@ class TapMultipleField(IntListField):
 _FIELD_ALIASES = {"called": "called_suit"}
 
 
-def _named(params: dict, names) -> dict:
-    """``params`` with player ids replaced by names (as ``render_message`` shows them)."""
-    params = dict(params)
-    for key, value in params.items():
-        if not (names and isinstance(value, str)):
-            continue
-        if key in PLAYER_PARAMS and value in names:
-            params[key] = names[value]
-        elif key in PLAYER_LIST_PARAMS:
-            params[key] = ", ".join(names.get(item, item) for item in value.split(", "))
-    return params
-
-
 def add_efuda_error(form: forms.Form, err: EfudaError, names=None) -> None:
     """Show ``err`` beside the field it names; errors about other fields go on top. The form
     also keeps it as a code (``efuda_coded``: text → code, msgid, params), which the phone's
@@ -106,7 +93,7 @@ def add_efuda_error(form: forms.Form, err: EfudaError, names=None) -> None:
     coded = getattr(form, "efuda_coded", None)
     if coded is None:
         coded = form.efuda_coded = {}
-    coded[text] = (err.code, err.message, _named(err.params, names))
+    coded[text] = (err.code, err.message, stored_params(err.params, names))
     form.add_error(field, text)
 
 
@@ -196,7 +183,7 @@ class EntryBase(forms.Form):
 
 class NapoleonDealForm(EntryBase):
     seats = TapMultipleField(required=False, label=_("Seats"))
-    redeal = forms.BooleanField(required=False, label=_("Redeal (流れ)"))
+    redeal = forms.BooleanField(required=False, label=_("流れ (redeal)"))
     napoleon = TapField(required=False, label=_("Napoleon"))
     bid = TapField(required=False, label=_("Bid"))
     trump = TapField(required=False, label=_("Trump"))

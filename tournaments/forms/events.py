@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..fields import IdField, IntegerField
 from ..models import Club, ClubRuleSet, DrawMethod, StandingsMode
+from ..selectors.sessions import ruleset_label
 
 MAX_ROUNDS = 30  # as services.events.common.MAX_ROUNDS (forms do not import services)
 
@@ -14,15 +15,19 @@ MAX_ROUNDS = 30  # as services.events.common.MAX_ROUNDS (forms do not import ser
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=100, label=_("Name"))
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
-    ruleset = forms.ModelChoiceField(queryset=ClubRuleSet.objects.none(), label=_("Rule set"))
+    ruleset = forms.ModelChoiceField(
+        queryset=ClubRuleSet.objects.none(), label=_("Rule set"),
+        empty_label=_("Choose the rules the tables play"),
+    )  # fmt: skip
     rounds_planned = IntegerField(min_value=1, max_value=30, initial=4, label=_("Rounds"))
     deals_per_round = IntegerField(
         min_value=1,
         max_value=999,
         required=False,
-        label=_("Deals per round"),
+        label=_("Deals (Daifugō: rounds) per tournament round"),
         help_text=_(
-            "The most deals a table records in a round (shown at each table); empty: no limit."
+            "The most Napoleon deals, or Daifugō rounds, a table records in a tournament round "
+            "(shown at each table); empty: no limit."
         ),
     )
     minutes_per_round = IntegerField(
@@ -44,13 +49,15 @@ class TournamentForm(forms.Form):
     )
     standings_mode = forms.ChoiceField(choices=StandingsMode.choices, label=_("Standings"))
     require_confirmation = forms.BooleanField(
-        required=False, label=_("Deals need a second player's confirmation")
+        required=False,
+        label=_("Deals (Daifugō: rounds) need a second player's confirmation"),
     )
     is_public = forms.BooleanField(required=False, label=_("Public"))
 
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].queryset = ClubRuleSet.objects.filter(club=club)
+        self.fields["ruleset"].label_from_instance = ruleset_label  # the name every page uses
 
 
 class EntryForm(forms.Form):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from core.errors import EfudaError
 from rules import PRESETS
@@ -94,8 +95,13 @@ class BlankSheetForm(forms.Form):
         if players is not None and len(lines) > players:
             self.add_error(
                 "names",
-                _("%(count)s names for %(players)s players: one name per line, at most one per "
-                  "player.") % {"count": len(lines), "players": players},
+                ngettext(
+                    "%(count)s name for a %(players)s-player table: one name per line, at most "
+                    "one per player.",
+                    "%(count)s names for a %(players)s-player table: one name per line, at most "
+                    "one per player.",
+                    len(lines),
+                ) % {"count": len(lines), "players": players},
             )  # fmt: skip
         for number, line in enumerate(lines, start=1):
             if len(line) > NAME_LENGTH:

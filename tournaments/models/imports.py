@@ -13,8 +13,11 @@ class ImportJob(models.Model):
     """One uploaded results file, imported by the task queue (``services/import_jobs.py``).
 
     The file is kept in the row until the import ends (then emptied), so the worker needs no
-    shared disk. ``problems`` holds every error as ``[line, field, message]`` in the uploader's
-    language; ``report`` the counts of a successful import."""
+    shared disk. ``problems`` holds every error as ``{line, field, code, message,
+    params}`` — the message's msgid and its parameters, rendered in the reader's language when
+    read (``services.imports.ImportProblem``; rows of an older efuda, ``[line, field,
+    message]``, hold the uploader's words and are shown as they are); ``report`` the counts of
+    a successful import and how the file was read (``source_kind``, ``sheet``)."""
 
     class Status(models.TextChoices):
         QUEUED = "queued", pgettext_lazy("import status", "waiting")

@@ -18,7 +18,7 @@ from core.errors import EfudaError
 from rules import TITLE_LABELS
 from scoring.cards import SUIT_SYMBOLS, parse_card
 
-from ..i18n import render_explanation
+from ..i18n import list_join, render_explanation
 from ..models import Club, Deal, Game, GameSession, Player
 from .visibility import Visibility
 
@@ -281,13 +281,13 @@ def deal_summary(*, game: str, data: dict, names: dict[str, str]) -> str:
     """One line describing a deal's input, for history lists and conflict messages."""
     data = data or {}
     if game == Game.NAPOLEON:
-        seats = ", ".join(names.get(str(s), str(s)) for s in data.get("seats") or [])
+        seats = list_join(names.get(str(s), str(s)) for s in data.get("seats") or [])
         if data.get("redeal") or not data.get("napoleon"):
-            return gettext("Redeal (流れ); seats: %(seats)s") % {"seats": seats}
+            return gettext("流れ (redeal); seats: %(seats)s") % {"seats": seats}
         napoleon = str(data.get("napoleon"))
         adjutant = str(data.get("adjutant") or "")
         partner = (
-            gettext("solo (独り立ち)") if adjutant in ("", napoleon)
+            gettext("独り立ち (solo)") if adjutant in ("", napoleon)
             else names.get(adjutant, adjutant)
         )  # fmt: skip
         return gettext(
@@ -300,8 +300,8 @@ def deal_summary(*, game: str, data: dict, names: dict[str, str]) -> str:
             "honours": data.get("honours", 0), "discarded": data.get("discarded", 0),
             "seats": seats,
         }  # fmt: skip
-    order = ", ".join(names.get(str(s), str(s)) for s in data.get("order") or [])
-    forbidden = ", ".join(names.get(str(s), str(s)) for s in data.get("forbidden") or [])
+    order = list_join(names.get(str(s), str(s)) for s in data.get("order") or [])
+    forbidden = list_join(names.get(str(s), str(s)) for s in data.get("forbidden") or [])
     text = gettext("Went out: %(order)s") % {"order": order}
     if forbidden:
         text += "; " + gettext("forbidden finish: %(players)s") % {"players": forbidden}

@@ -13,6 +13,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
+from django.db.models.functions import TruncMonth
 from django.utils.translation import gettext_lazy as _
 
 import rules
@@ -156,7 +157,8 @@ class Standings:
 
     @property
     def tiebreak_labels(self) -> list[str]:
-        return [TIEBREAK_LABELS[key] for key in self.tiebreak_keys]
+        labels = {**TIEBREAK_LABELS, **(DAIFUGO_LABELS if self.game == "daifugo" else {})}
+        return [labels[key] for key in self.tiebreak_keys]
 
 
 TIEBREAK_LABELS = {
@@ -164,9 +166,10 @@ TIEBREAK_LABELS = {
     "average": _("average per deal"),
     "napoleon_wins": _("wins as Napoleon"),
     "wins": _("deals won"),
-    "title_daifugo": _("times 大富豪"),
-    "title_daihinmin": _("fewer times 大貧民"),
+    "title_daifugo": _("times 大富豪 (grand millionaire)"),
+    "title_daihinmin": _("fewer times 大貧民 (grand pauper)"),
 }
+DAIFUGO_LABELS = {"average": _("average per round")}  # Daifugō counts rounds, never deals
 
 _FIELDS = (
     "points",
@@ -205,14 +208,14 @@ LINE_COUNTERS = _line_counters()
 
 
 def period_lines(period: Period) -> Q:
-    """The score lines a period's aggregate rows count."""
+    """The score lines a period's aggregate rows count (by their session's date, as the
+    aggregates file them)."""
     if period.kind == "month":
-        return Q(month=datetime.date(period.year, period.month, 1))
+        first = datetime.date(period.year, period.month, 1)
+        after = datetime.date(period.year + period.month // 12, period.month % 12 + 1, 1)
+        return Q(session__date__gte=first, session__date__lt=after)
     if period.kind == "season":
-        return Q(
-            month__gte=datetime.date(period.year, 1, 1),
-            month__lte=datetime.date(period.year, 12, 1),
-        )
+        return Q(session__date__year=period.year)
     return Q()
 
 
@@ -233,6 +236,8 @@ def hidden_counters(
         ScoreLine.objects.filter(
             lines or Q(), game=game, session_id__in=visibility.hidden_session_ids
         )
+        # "month" groups by the session's month (the lines keep no month of their own)
+        .annotate(**({"month": TruncMonth("session__date")} if "month" in by else {}))
         .values(*by)
         .annotate(**LINE_COUNTERS)
         .order_by()

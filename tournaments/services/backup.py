@@ -254,8 +254,8 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
             if loaded != expected:
                 raise BackupError(
                     _(
-                        "The backup is incomplete: the manifest lists %(expected)s rows but the "
-                        "file holds %(loaded)s."
+                        "The backup is incomplete: rows in its manifest: %(expected)s; rows in "
+                        "the file: %(loaded)s."
                     )
                     % {"expected": sum(expected.values()), "loaded": sum(loaded.values())}
                 )

@@ -32,6 +32,8 @@ import unicodedata
 import zipfile
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from core.errors import EfudaError
 from core.i18n import N_
 
@@ -86,6 +88,12 @@ ENCODING_LABELS = {
     "ods": N_("OpenDocument spreadsheet, sheet “%(sheet)s”"),
 }
 WORKBOOK_KINDS = ("xlsx", "ods")
+
+
+def source_label(kind: str, sheet: str = "") -> str:
+    """How a file was read, in the active language (``kind``: a key of ENCODING_LABELS)."""
+    label = gettext(ENCODING_LABELS[kind])
+    return label % {"sheet": sheet} if kind in WORKBOOK_KINDS else label
 
 
 class FileProblem(Exception):  # noqa: N818 - carries the one problem that stops reading

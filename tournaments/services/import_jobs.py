@@ -22,12 +22,10 @@ import time
 from django.conf import settings
 from django.db import OperationalError, connections, transaction
 from django.utils import timezone, translation
-from django.utils.translation import gettext
 from django_tasks import task
 
 from core.i18n import N_
 
-from ..i18n import error_text
 from ..models import Club, ImportJob
 from ..models.imports import STOPPED
 from .errors import make_fail
@@ -38,22 +36,39 @@ _fail = make_fail({
         "Only an import whose worker stopped can be started again; upload the file again."
     ),
     "import_already_done": N_(
-        "This file is imported already (%(deals)s deals in %(sessions)s sessions); it is not "
+        "This file is imported already (deals: %(deals)s; sessions: %(sessions)s); it is not "
         "imported twice."
     ),
+    # A job's own problems (stored with it, like the file's, and rendered when read):
+    "worker_silent": N_(
+        "The import stopped: the task worker gave no sign of life for %(minutes)s min. (it was "
+        "stopped or restarted). Nothing was imported. Start the import again."
+    ),
+    "worker_died": N_(
+        "The import stopped: the task worker stopped while importing this file (attempts: "
+        "%(runs)s). Nothing was imported. Start the import again."
+    ),
+    "unexpected": N_("The import stopped on an unexpected error; nothing was imported."),
     "import_queue_club": N_(
-        "This club already has %(count)s imports waiting or running: wait until one has "
-        "finished, then upload again."
+        "Imports waiting or running for this club: %(count)s, the most there may be. Wait "
+        "until one has finished, then upload again."
     ),
     "import_queue_user": N_(
-        "You already have %(count)s imports waiting or running: wait until one has finished, "
-        "then upload again."
+        "Imports waiting or running for you: %(count)s, the most there may be. Wait until one "
+        "has finished, then upload again."
     ),
     "import_time_limit": N_(
-        "The import took longer than %(minutes)s minutes and was stopped; nothing was "
-        "imported. Split the file into smaller ones."
+        "The import took longer than %(minutes)s min. and was stopped; nothing was imported. "
+        "Split the file into smaller ones."
     ),
 })  # fmt: skip
+
+
+def _job_problem(code: str, **params) -> list[dict]:
+    """A job's problems when the job itself failed (not the file): one, on the whole file."""
+    return [ImportProblem.of(1, "file", _fail("file", code, **params)).stored()]
+
+
 # Runs of one job in all (its first and each automatic take-up after its worker died) before it
 # is shown failed for the owner to start again: a file that kills its worker is not retried for
 # ever.
@@ -119,7 +134,7 @@ def _progress(job_id: int, attempt: int):
             # Before the write: nothing is imported (ImportFailed: the job shows the message).
             minutes = max(1, round(settings.IMPORT_TIME_LIMIT_SECONDS / 60))
             error = _fail("file", "import_time_limit", minutes=minutes)
-            raise ImportFailed([ImportProblem(1, "file", error_text(error))])
+            raise ImportFailed([ImportProblem.of(1, "file", error)])  # rendered when read
         low, high = PROGRESS_SHARE.get(stage, (0, 100))
         share = low + (high - low) * (done / total if total else 1)
         _this_run(job_id, attempt).filter(status=ImportJob.Status.RUNNING).update(
@@ -190,7 +205,8 @@ def import_job_execute(*, job_id: int) -> ImportJob:
             total=1000, report={
                 "game": report.game, "deals": report.deals, "redeals": report.redeals,
                 "sessions": len(report.sessions), "players": report.players_created,
-                "source": report.source},
+                "source": report.source, "source_kind": report.source_kind,
+                "sheet": report.sheet},
         )  # fmt: skip
         if not done:
             raise _JobLostError
@@ -204,7 +220,7 @@ def import_job_execute(*, job_id: int) -> ImportJob:
         except _JobLostError:
             pass  # nothing written; the job's new run (or its failure) tells its outcome
         except ImportFailed as failed:
-            problems = [[p.line, p.field, p.message] for p in failed.problems]
+            problems = [p.stored() for p in failed.problems]
             _this_run(job_id, attempt).filter(status=ImportJob.Status.RUNNING).update(
                 status=ImportJob.Status.FAILED, finished_at=timezone.now(), data=b"", done=1000,
                 total=1000, problems=problems,
@@ -214,7 +230,7 @@ def import_job_execute(*, job_id: int) -> ImportJob:
             # is marked failed.
             _this_run(job_id, attempt).filter(status=ImportJob.Status.RUNNING).update(
                 status=ImportJob.Status.FAILED, finished_at=timezone.now(), data=b"",
-                problems=[[1, "file", _unexpected()]],
+                problems=_job_problem("unexpected"),
             )  # fmt: skip
             raise
     return ImportJob.objects.get(pk=job_id)
@@ -233,17 +249,11 @@ def import_job_expire(*, job: ImportJob) -> ImportJob:
         job.heartbeat_at is not None and job.heartbeat_at >= cutoff
     ):
         return job
-    with translation.override(job.language):
-        message = gettext(
-            "The import stopped: the task worker gave no sign of life for %(minutes)s "
-            "minutes (it was stopped or restarted). Nothing was imported. Start the import "
-            "again."
-        ) % {"minutes": minutes}
     ImportJob.objects.filter(
         pk=job.pk, attempt=job.attempt, status=ImportJob.Status.RUNNING, heartbeat_at__lt=cutoff
     ).update(
         status=ImportJob.Status.FAILED, stage=STOPPED, finished_at=timezone.now(),
-        problems=[[1, "file", message]],
+        problems=_job_problem("worker_silent", minutes=minutes),
     )  # fmt: skip
     return ImportJob.objects.defer("data").get(pk=job.pk)
 
@@ -291,14 +301,9 @@ def import_jobs_take_up(*, now: datetime.datetime | None = None) -> dict[str, li
                 if taken:
                     transaction.on_commit(lambda pk=job.pk: import_job_run.enqueue(job_id=pk))
             else:
-                with translation.override(job.language):
-                    message = gettext(
-                        "The import stopped: the task worker stopped while importing this file "
-                        "(%(runs)s times). Nothing was imported. Start the import again."
-                    ) % {"runs": job.attempt + 1}
                 taken = mine.update(
                     status=ImportJob.Status.FAILED, stage=STOPPED, finished_at=now,
-                    problems=[[1, "file", message]],
+                    problems=_job_problem("worker_died", runs=job.attempt + 1),
                 )  # fmt: skip
             if taken:
                 _dead_task_failed(job.pk, now)
@@ -323,7 +328,3 @@ def _dead_task_failed(job_id: int, now: datetime.datetime) -> None:
         exception_class_path="builtins.SystemExit",
         traceback="the worker running this task stopped (efuda took the job up)",
     )
-
-
-def _unexpected() -> str:
-    return gettext("The import stopped on an unexpected error; nothing was imported.")

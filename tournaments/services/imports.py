@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 import rules
 from core.errors import EfudaError
@@ -38,7 +38,7 @@ from core.i18n import N_
 from scoring.cards import parse_card, parse_suit
 from scoring.napoleon import LAST_TRICK_SIDES
 
-from ..i18n import error_text
+from ..i18n import render_message, stored_params
 from ..models import (
     BidAggregate,
     Club,
@@ -66,12 +66,11 @@ from .busy import bulk_write
 from .cache import club_version_bump
 from .errors import fail, make_fail
 from .import_files import (
-    ENCODING_LABELS,
     MAX_BYTES,
-    WORKBOOK_KINDS,
     FileProblem,
     Source,
     read_source,
+    source_label,
 )
 from .names import clean_name
 from .players import clean_player_name
@@ -91,7 +90,8 @@ from .scoring_bridge import (
 
 __all__ = [
     "DAIFUGO_COLUMNS", "MAX_BYTES", "NAPOLEON_COLUMNS", "NAPOLEON_DEAL_OPTIONAL",
-    "SESSION_OPTIONAL", "ImportFailed", "ImportProblem", "ImportReport", "results_import",
+    "SESSION_OPTIONAL", "ImportFailed", "ImportProblem", "ImportReport", "import_summary",
+    "results_import",
 ]  # fmt: skip
 
 MAX_TABLE = 40
@@ -120,7 +120,7 @@ MESSAGES = {
     "header_unknown": N_("The header has unknown columns %(unknown)s (expected %(expected)s)."),
     "header_duplicate": N_("The column %(column)s appears twice in the header."),
     "no_rows": N_("The file has a header but no results."),
-    "column_count": N_("This line has %(found)s columns; the header has %(expected)s."),
+    "column_count": N_("Columns on this line: %(found)s; in the header: %(expected)s."),
     "required": N_("This column must not be empty."),
     "date_invalid": N_(
         "“%(value)s” is not a date: write YYYY-MM-DD or YYYY/MM/DD, e.g. 2026-11-20."
@@ -179,11 +179,41 @@ WHOLE_FILE = ("file", "sheet")
 
 
 class ImportProblem(NamedTuple):
-    """One error: the file's line number (header = 1), the column, the message."""
+    """One error: the file's line number (header = 1), the column, and the message as its msgid
+    (``text``, English, marked with ``N_``) with its parameters (player keys already turned
+    into names) and its code. It is rendered in the reader's language when read
+    (``message``), so a job's problems read alike by an English and a Japanese owner.
+
+    A problem stored by an older efuda (``[line, field, message]``) has its message rendered
+    already and no code: it is shown as it was stored."""
 
     line: int
     field: str
-    message: str
+    text: str
+    params: dict | None = None
+    code: str = ""
+
+    @classmethod
+    def of(cls, line: int, column: str, error: EfudaError, names=None) -> ImportProblem:
+        return cls(line, column, error.message, stored_params(error.params, names), error.code)
+
+    @classmethod
+    def from_stored(cls, row) -> ImportProblem:
+        """A problem as a job stores it (``stored()``), or an older job's ``[line, field,
+        message]``."""
+        if isinstance(row, dict):
+            return cls(row["line"], row["field"], row["message"], row.get("params") or {},
+                       row.get("code", ""))  # fmt: skip
+        return cls(*row[:3])
+
+    def stored(self) -> dict:
+        return {"line": self.line, "field": self.field, "code": self.code,
+                "message": self.text, "params": self.params or {}}  # fmt: skip
+
+    @property
+    def message(self) -> str:
+        """The message in the active language (an older job's as it was stored)."""
+        return render_message(self.text, self.params) if self.code else self.text
 
     def where(self) -> str:
         """Where to look, in words: a column by its name in the file's header; a problem of the
@@ -197,6 +227,34 @@ class ImportProblem(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.where()}: {self.message}"
+
+
+def import_summary(
+    *, game: str, deals: int, redeals: int, sessions: int, players: int, club: str = ""
+) -> str:
+    """What an import added, in the active language, each number with its own plural: Napoleon
+    deals (and their redeals), Daifugō rounds (回戦), never "1 deals"."""
+    parts = {
+        "sessions": ngettext("%(n)s session", "%(n)s sessions", sessions) % {"n": sessions},
+        "players": ngettext("%(n)s new player", "%(n)s new players", players) % {"n": players},
+        "club": club,
+    }
+    if game == "daifugo":
+        parts["rounds"] = ngettext("%(n)s Daifugō round", "%(n)s Daifugō rounds", deals) % {
+            "n": deals}  # fmt: skip
+        text = (
+            gettext("Imported %(rounds)s in %(sessions)s into club %(club)s; %(players)s.")
+            if club else gettext("Imported %(rounds)s in %(sessions)s; %(players)s.")
+        )  # fmt: skip
+    else:
+        parts["deals"] = ngettext("%(n)s deal", "%(n)s deals", deals) % {"n": deals}
+        parts["redeals"] = ngettext("%(n)s redeal", "%(n)s redeals", redeals) % {"n": redeals}
+        text = (
+            gettext("Imported %(deals)s (%(redeals)s) in %(sessions)s into club %(club)s; "
+                    "%(players)s.") if club
+            else gettext("Imported %(deals)s (%(redeals)s) in %(sessions)s; %(players)s.")
+        )  # fmt: skip
+    return text % parts
 
 
 class ImportFailed(Exception):  # noqa: N818 - an outcome, named as the spec names it
@@ -219,6 +277,8 @@ class ImportReport:
     redeals: int = 0
     players_created: int = 0
     source: str = ""  # how the file was read (translated), e.g. "Shift_JIS (CP932)"
+    source_kind: str = ""  # the same as a key of ENCODING_LABELS (a job stores this)
+    sheet: str = ""  # the workbook's sheet that was read
 
 
 @dataclass
@@ -251,11 +311,11 @@ class _Collector:
         if self.shift_jis and error.code in ("invalid_suit", "invalid_card"):
             code = "suit_shift_jis" if error.code == "invalid_suit" else "card_shift_jis"
             error = _fail(error.field, code, **error.params)
-        self.problems.append(ImportProblem(line, name, error_text(error, self.names)))
+        self.problems.append(ImportProblem.of(line, name, error, self.names))
 
 
 def _problem(line: int, column: str, error: EfudaError) -> ImportProblem:
-    return ImportProblem(line, column, error_text(error))
+    return ImportProblem.of(line, column, error)
 
 
 def _header(cells: list[str]) -> tuple[str, list[str]]:
@@ -960,14 +1020,11 @@ def _import(club: Club, source: Source, user, progress: Progress, on_written=Non
         raise ImportFailed(found.problems)
     progress("writing", total, total)
     plan = _prepare(club, game, scored, resolved, names, ids, user)
-    label = (
-        gettext(ENCODING_LABELS[source.kind]) % {"sheet": source.sheet}
-        if source.kind in WORKBOOK_KINDS
-        else gettext(ENCODING_LABELS[source.kind])
-    )
     report = ImportReport(
         game=game, sessions=[s for s, _r in plan.sessions], deals=plan.deal_count,
-        redeals=plan.redeals, players_created=len(plan.new_players), source=label,
+        redeals=plan.redeals, players_created=len(plan.new_players),
+        source=source_label(source.kind, source.sheet), source_kind=source.kind,
+        sheet=source.sheet,
     )  # fmt: skip
     committed = (lambda: on_written(report)) if on_written else None
     tables = (plan.players, plan.deals, plan.lines, plan.history)

@@ -4,6 +4,7 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from ..models import GameSession
 
@@ -13,8 +14,9 @@ class SessionTable(tables.Table):
     table = tables.Column(verbose_name=_("Table"))
     game = tables.Column(verbose_name=_("Game"))
     ruleset = tables.Column(verbose_name=_("Rule set"), orderable=False)
+    # Both games in one list: each count says what it counts (Daifugō rounds, never deals).
     deal_count = tables.Column(
-        verbose_name=_("Deals"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+        verbose_name=_("Recorded"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
     )
 
     class Meta:
@@ -34,6 +36,11 @@ class SessionTable(tables.Table):
 
     def render_table(self, value):
         return format_html("<bdi>{}</bdi>", value)
+
+    def render_deal_count(self, value, record):
+        if record.game == "daifugo":
+            return ngettext("%(n)s round", "%(n)s rounds", value) % {"n": value}
+        return ngettext("%(n)s deal", "%(n)s deals", value) % {"n": value}
 
     def render_ruleset(self, value):
         return format_html("<bdi>{}</bdi>", value.name or value.code)
@@ -67,3 +74,15 @@ class SessionTotalsTable(tables.Table):
     def render_points(self, value):
         css = "pos" if value > 0 else "neg" if value < 0 else ""
         return format_html('<span class="{}">{}</span>', css, f"{value:+d}")
+
+
+class DaifugoSessionTotalsTable(SessionTotalsTable):
+    """Daifugō counts rounds (回戦), never deals."""
+
+    deals = tables.Column(
+        verbose_name=_("Rounds"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+    )
+
+
+def session_totals_table(rows, *, game: str) -> SessionTotalsTable:
+    return (DaifugoSessionTotalsTable if game == "daifugo" else SessionTotalsTable)(rows)

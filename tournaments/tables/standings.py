@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import TITLE_LABELS
 
+from ..i18n import term_html
+
 
 class NumberColumn(tables.Column):
     def __init__(self, *args, **kwargs):
@@ -68,32 +70,35 @@ class NapoleonStandingsTable(StandingsTable):
         return f"{value:.1f}%"
 
 
-def _title_column(code: str) -> NumberColumn:
-    japanese, english = TITLE_LABELS[code]
-    return NumberColumn(
-        verbose_name=japanese,
-        attrs={"th": {"class": "num", "title": _(english)}, "td": {"class": "num"}},
-    )
+class TermColumn(NumberColumn):
+    """A column headed by a game term: 大富豪, and on an English page its gloss after it."""
+
+    def __init__(self, japanese: str, **kwargs):
+        self.japanese = japanese
+        super().__init__(verbose_name=japanese, **kwargs)
+
+    @property
+    def header(self):
+        return term_html(self.japanese)
 
 
 class DaifugoStandingsTable(StandingsTable):
     game = "daifugo"
 
     class Meta(StandingsTable.Meta):  # django-tables2 reads Meta from each class body
-        pass
+        empty_text = _("No rounds in this period yet.")
 
-    title_daifugo = _title_column("daifugo")
-    title_fugo = _title_column("fugo")
-    title_heimin = _title_column("heimin")
-    title_hinmin = _title_column("hinmin")
-    title_daihinmin = _title_column("daihinmin")
-    miyako_ochi = NumberColumn(
-        verbose_name="都落ち",
-        attrs={
-            "th": {"class": "num", "title": _("fell from 大富豪 (miyako-ochi)")},
-            "td": {"class": "num"},
-        },
+    deals = NumberColumn(verbose_name=_("Rounds"))
+    average = NumberColumn(
+        verbose_name=_("Avg"),
+        attrs={"th": {"class": "num", "title": _("average per round")}, "td": {"class": "num"}},
     )
+    title_daifugo = TermColumn(TITLE_LABELS["daifugo"][0])
+    title_fugo = TermColumn(TITLE_LABELS["fugo"][0])
+    title_heimin = TermColumn(TITLE_LABELS["heimin"][0])
+    title_hinmin = TermColumn(TITLE_LABELS["hinmin"][0])
+    title_daihinmin = TermColumn(TITLE_LABELS["daihinmin"][0])
+    miyako_ochi = TermColumn("都落ち")
 
 
 def standings_table(game: str, rows, *, club_slug: str, request=None):
@@ -107,6 +112,7 @@ def standings_table(game: str, rows, *, club_slug: str, request=None):
 
 
 __all__ = [
+    "DaifugoRatingsTable",
     "DaifugoStandingsTable",
     "NapoleonStandingsTable",
     "RatingsTable",
@@ -117,6 +123,8 @@ __all__ = [
 
 class RatingsTable(tables.Table):
     """Skill ratings (fed with ``selectors.ratings.RatingRow``): μ − 3σ is the headline."""
+
+    game = "napoleon"
 
     rank = NumberColumn(verbose_name=_("Rank"))
     name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
@@ -154,10 +162,21 @@ class RatingsTable(tables.Table):
         empty_text = _("No rated deals yet.")
 
 
-def ratings_table(rows, *, club_slug: str, request=None) -> RatingsTable:
+class DaifugoRatingsTable(RatingsTable):
+    """Daifugō counts rounds (回戦), never deals."""
+
+    game = "daifugo"
+
+    class Meta(RatingsTable.Meta):
+        empty_text = _("No rated rounds yet.")
+
+    deals = NumberColumn(verbose_name=_("Rounds"))
+
+
+def ratings_table(rows, *, club_slug: str, request=None, game: str = "napoleon") -> RatingsTable:
     for row in rows:
         row.url = reverse("player_detail", args=[club_slug, row.player_id])
-    table = RatingsTable(rows)
+    table = (DaifugoRatingsTable if game == "daifugo" else RatingsTable)(rows)
     if request is not None:
         tables.RequestConfig(request, paginate=False).configure(table)
     return table

@@ -6,7 +6,11 @@
 red suits print red (the colour is in efuda.css and the PDF stylesheet).
 
 ``{{ "独り立ち"|term }}``: a game term in the clubs' own Japanese; on an English page it is
-marked ``lang="ja"`` and followed by a short English gloss: 独り立ち (solo).
+marked ``lang="ja"`` and followed by its English gloss (``i18n.GLOSSES``): 独り立ち (solo).
+
+``{{ names|name_list }}``: names joined as the page's language lists them (「、」 or ", ").
+
+``{{ seconds|clock }}``: the seconds left on a round clock as ``m:ss``.
 
 ``{{ points|signed }}``: points with their sign as the pages print them (+2, -1, 0; 0.00).
 
@@ -16,23 +20,16 @@ marked ``lang="ja"`` and followed by a short English gloss: 独り立ち (solo).
 import re
 
 from django import template
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _
+
+from ..i18n import list_join, term_html
 
 register = template.Library()
 
 FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE
 
 _RED = re.compile("([♥♦♡♢])")
-
-GLOSSES = {
-    "独り立ち": _("solo"),
-    "作戦B": _("Plan B"),
-    "都落ち": _("fall from the capital"),
-    "流れ": _("redeal"),
-}
 
 
 @register.filter(needs_autoescape=True)
@@ -43,10 +40,28 @@ def suits(value, autoescape=True):
 
 @register.filter
 def term(value):
-    if (get_language() or "ja").startswith("ja") or value not in GLOSSES:
-        return value
-    return format_html('<span lang="ja">{}</span> <span class="gloss">({})</span>', value,
-                       GLOSSES[value])  # fmt: skip
+    """A game term (``i18n.GLOSSES``) with its English gloss on an English page; anything
+    else, and every term on a Japanese page, as it is."""
+    return term_html(value)
+
+
+@register.filter(needs_autoescape=True)
+def name_list(names, autoescape=True):
+    """Names as a list in the page's language, each isolated: 「<bdi>太郎</bdi>、<bdi>花子</bdi>」
+    on a Japanese page, "<bdi>Ken</bdi>, <bdi>Sam</bdi>" on an English one. ``names`` may also
+    be (key, name) pairs, as the seating lists hold them."""
+    esc = conditional_escape if autoescape else str
+    shown = (name[1] if isinstance(name, tuple | list) else name for name in names)
+    return mark_safe(list_join(f"<bdi>{esc(name)}</bdi>" for name in shown))  # noqa: S308
+
+
+@register.filter
+def clock(seconds) -> str:
+    """Seconds left on a round clock as the clock shows them: ``12:05``, ``0:09``."""
+    if seconds is None or seconds == "":
+        return ""
+    seconds = max(int(seconds), 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 @register.filter

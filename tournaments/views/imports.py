@@ -18,6 +18,7 @@ from core.errors import EfudaError
 from ..i18n import error_text
 from ..models import ImportJob, Role
 from ..permissions import club_for_request
+from ..services.import_files import source_label
 from ..services.import_jobs import (
     import_job_create,
     import_job_expire,
@@ -32,6 +33,7 @@ from ..services.imports import (
     SESSION_OPTIONAL,
     ImportFailed,
     ImportProblem,
+    import_summary,
     results_import,
 )
 
@@ -53,16 +55,13 @@ class ImportForm(forms.Form):
 def _success(report) -> str:
     """What was imported, counted as the game counts: Napoleon deals (with their redeals),
     Daifugō rounds (回戦)."""
-    if report.get("game") == "daifugo":
-        text = gettext(
-            "Imported %(deals)s Daifugō rounds in %(sessions)s sessions; %(players)s new players."
-        )
-    else:
-        text = gettext(
-            "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s sessions; "
-            "%(players)s new players."
-        )
-    return text % report + " " + gettext("The file was read as %(source)s.") % report
+    text = import_summary(game=report.get("game", ""), deals=report.get("deals", 0),
+                          redeals=report.get("redeals", 0), sessions=report.get("sessions", 0),
+                          players=report.get("players", 0))  # fmt: skip
+    # How the file was read, in the reader's language (an older job stored it translated).
+    kind = report.get("source_kind")
+    source = source_label(kind, report.get("sheet", "")) if kind else report.get("source", "")
+    return text + " " + gettext("The file was read as %(source)s.") % {"source": source}
 
 
 @login_required
@@ -91,7 +90,7 @@ def results_import_view(request, club_slug: str):
         else:
             messages.success(request, _success({
                 "game": report.game, "deals": report.deals, "redeals": report.redeals,
-                "source": report.source,
+                "source_kind": report.source_kind, "sheet": report.sheet,
                 "sessions": len(report.sessions), "players": report.players_created}))  # fmt: skip
             return redirect("manage_import", club_slug=club.slug)
     return render(request, "tournaments/imports/upload.html", {
@@ -113,7 +112,7 @@ def import_job_view(request, club_slug: str, job_id: int):
     club = club_for_request(request, club_slug, role=Role.OWNER)
     job = get_object_or_404(ImportJob.objects.defer("data"), pk=job_id, club=club)
     job = import_job_expire(job=job)  # a job whose worker stopped shows as failed
-    problems = [ImportProblem(*p) for p in job.problems]
+    problems = [ImportProblem.from_stored(p) for p in job.problems]
     done = job.status == ImportJob.Status.DONE
     context = {"club": club, "job": job, "problems": problems,
                "summary": _success(job.report) if done else ""}  # fmt: skip

@@ -39,6 +39,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from ..authors import pin_author, request_who, user_author
+from ..i18n import display_params, stored_params
 
 __all__ = [
     "author_refusal", "is_live", "is_outbox", "live_form_html", "outbox_reply",
@@ -155,14 +156,14 @@ def _problems(form) -> list[dict]:
                         "code": code or "",
                         "label": label,
                         "message": message,
-                        "params": {k: v if isinstance(v, (int, float)) else str(v)
-                                   for k, v in params.items()},
+                        "params": stored_params(params),
                     }
                 )  # fmt: skip
     return problems
 
 
 def _fill(translated: str, msgid: str, params: dict) -> str:
+    params = display_params(params)  # lists in the page's language, game terms glossed
     for text in (translated, msgid):
         try:
             return text % params if params else text

@@ -180,8 +180,9 @@ def ratings_view(request, club_slug: str, game: str):
         {
             "club": club,
             "page": page,
+            "game": game,
             "game_label": Game(game).label,
-            "table": ratings_table(page.rows, club_slug=club.slug, request=request),
+            "table": ratings_table(page.rows, club_slug=club.slug, request=request, game=game),
             "other_game_url": reverse("ratings", args=[club.slug, other]),
             "other_game_label": Game(other).label,
             "standings_url": reverse("standings_all", args=[club.slug, game]),

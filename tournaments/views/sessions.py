@@ -23,7 +23,7 @@ from ..permissions import can_manage, can_record, club_for_request
 from ..selectors.sessions import club_sessions, session_detail, session_rule_choices
 from ..selectors.visibility import deal_visibility
 from ..services.sessions import session_start
-from ..tables.sessions import SessionTable, SessionTotalsTable
+from ..tables.sessions import SessionTable, session_totals_table
 from .page_cache import cached_page
 
 
@@ -113,7 +113,7 @@ def session_detail_view(request, club_slug: str, pk: int):
     if not deal_visibility(club=club, user=request.user).session_visible(session):
         raise Http404  # a private tournament's table, a frozen round's: as if it did not exist
     detail = session_detail(session)
-    totals = SessionTotalsTable(detail.totals)
+    totals = session_totals_table(detail.totals, game=session.game)
     return render(request, "tournaments/sessions/detail.html", {
         "club": club, "session": session, "detail": detail, "totals_table": totals,
         "can_record": can_record(request.user, club), "entry_url": entry_url(session),

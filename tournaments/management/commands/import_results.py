@@ -11,7 +11,7 @@ from django.utils.translation import gettext, ngettext
 
 from tournaments.models import Club
 from tournaments.services.clubs import club_create, club_discard_empty
-from tournaments.services.imports import ImportFailed, results_import
+from tournaments.services.imports import ImportFailed, import_summary, results_import
 
 
 class Command(BaseCommand):
@@ -63,24 +63,14 @@ class Command(BaseCommand):
                 ) % {"count": len(lines)}
                 raise CommandError("\n".join([*lines, summary])) from None
             self.stdout.write(
-                (
-                    gettext(
-                        "Imported %(deals)s Daifugō rounds in %(sessions)s sessions into club "
-                        "%(club)s; %(players)s new players."
-                    )
-                    if report.game == "daifugo"
-                    else gettext(
-                        "Imported %(deals)s deals (%(redeals)s redeals) in %(sessions)s "
-                        "sessions into club %(club)s; %(players)s new players."
-                    )
-                )
-                % {
-                    "deals": report.deals,
-                    "redeals": report.redeals,
-                    "sessions": len(report.sessions),
-                    "club": target.slug,
-                    "players": report.players_created,
-                }  # fmt: skip
+                import_summary(
+                    game=report.game,
+                    deals=report.deals,
+                    redeals=report.redeals,
+                    sessions=len(report.sessions),
+                    players=report.players_created,
+                    club=target.slug,
+                )  # fmt: skip
             )
             self.stdout.write(
                 gettext("The file was read as %(source)s.") % {"source": report.source}

@@ -18,7 +18,7 @@ MESSAGES = {
     "rounds_range": N_("A tournament has between 1 and %(max)s rounds."),
     "method_unknown": N_("“%(method)s” is not a seating method."),
     "mode_unknown": N_("“%(mode)s” is not a standings option."),
-    "table_size": N_("Tables of %(size)s players are not allowed by this rule set."),
+    "table_size": N_("%(size)s-player tables are not allowed by this rule set."),
     "ruleset_club": N_("That rule set belongs to another club."),
     "entry_exists": N_("%(name)s is already entered."),
     "entry_dropped": N_("%(name)s has dropped out."),
@@ -27,7 +27,7 @@ MESSAGES = {
     "round_finished": N_("Round %(number)s is finished."),
     "round_unfinished": N_("Finish round %(number)s before drawing the next one."),
     "round_unstarted": N_("Start round %(number)s before drawing the next one."),
-    "rounds_done": N_("All %(count)s rounds have been drawn."),
+    "rounds_done": N_("Every round has been drawn (%(count)s)."),
     "no_round": N_("No round has been drawn yet."),
     "swap_unknown": N_(
         "%(value)s is not in round %(number)s's draw (neither seated nor sitting out): "
@@ -59,7 +59,7 @@ MESSAGES = {
         "Deal no. %(seq)s at table %(table)s was played by %(players)s: all of them are in it."
     ),
     "deals_done": N_(
-        "Table %(table)s has recorded its %(count)s deals of this round. Correct a deal "
+        "Table %(table)s has recorded every deal of this round (%(count)s). Correct a deal "
         "instead, or ask the staff."
     ),
     "correct_staff_only": N_(

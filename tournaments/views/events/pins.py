@@ -15,6 +15,7 @@ from axes.helpers import get_client_ip_address
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from core.errors import EfudaError
@@ -93,7 +94,9 @@ def _chosen_entry(tournament, form, *, shown: bool) -> tuple[TournamentEntry | N
         return None, table
     if seat > len(table.seats):
         if shown:
-            form.add_error("seat", _("Table %(number)s has %(count)s seats.") % {
+            form.add_error("seat", ngettext(
+                "Table %(number)s has %(count)s seat.", "Table %(number)s has %(count)s seats.",
+                len(table.seats)) % {
                 "number": number, "count": len(table.seats)})  # fmt: skip
         return None, table
     entry = tournament.entries.filter(player_id=table.seats[seat - 1]).first()
@@ -119,7 +122,13 @@ def pin_login_view(request, tournament_id: int):
                     entry=entry,
                 )
             except EfudaError as err:
-                add_efuda_error(form, err)
+                if err.code == "pin_wrong" and entry is not None:  # say which seat was tried
+                    form.add_error("pin", _(
+                        "That PIN is not the PIN of seat %(seat)s at table %(table)s. Check the "
+                        "seat on your card, or choose no seat: your PIN alone opens your table."
+                    ) % {"seat": form.cleaned_data["seat"], "table": table.number})  # fmt: skip
+                else:
+                    add_efuda_error(form, err)
             else:
                 pins = dict(request.session.get(PIN_SESSION_KEY, {}))
                 pins[str(tournament.pk)] = {"entry": found.pk, "hash": found.pin_hash}
@@ -132,9 +141,9 @@ def pin_login_view(request, tournament_id: int):
     if not shown:
         return render_hidden_pin_form(request, tournament_id, form)
     status = 400 if form.errors else 200
-    return render_pin_form(
-        request, tournament, form, table if form.data.get("seat") else None, status
-    )
+    # A form sent from a table's page (the table fixed by its QR code) comes back as it was.
+    fixed = form.data.get("seat") or form.data.get("fixed")
+    return render_pin_form(request, tournament, form, table if fixed else None, status)
 
 
 @require_POST

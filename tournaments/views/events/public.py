@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 
 from core.errors import EfudaError
 
@@ -113,12 +114,14 @@ def tournament_standings_view(request, tournament_id: int):
 
 
 def round_timer_view(request, tournament_id: int):
-    """A small fragment every table polls: the round's remaining time."""
+    """A small fragment every table polls: the round's remaining time; opened on its own (not
+    by htmx), a page with the clock."""
     tournament, _entry = visible(request, tournament_id)
     rnd = sel.current_round(tournament)
-    return render(
+    fragment = request.headers.get("HX-Request") == "true"
+    response = render(
         request,
-        "tournaments/events/_timer.html",
+        "tournaments/events/_timer.html" if fragment else "tournaments/events/timer.html",
         {
             "tournament": tournament,
             "round": rnd,
@@ -126,3 +129,5 @@ def round_timer_view(request, tournament_id: int):
             "running": bool(rnd and rnd.timer_ends_at),
         },
     )
+    patch_vary_headers(response, ["HX-Request"])  # the page and the fragment share an address
+    return response

@@ -84,6 +84,14 @@ def table_refusal(request, tournament, table, entry) -> Refused:
             links=links,
             status=410,
         )
+    if entry is None:  # no PIN on this browser (or staff rights ended): the PIN is the way in
+        return Refused(
+            tournament=tournament,
+            title=_("This table is for its players and the staff"),
+            lines=[card, _("Enter your PIN to open your own table.")],
+            links=[pin_link, *links],
+            status=403,
+        )
     lines = [
         _("You are %(name)s, and you are not seated at table %(table)s of round %(round)s.")
         % {"name": entry.player.name, "table": table.number, "round": rnd.number}

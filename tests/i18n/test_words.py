@@ -1,0 +1,151 @@
+"""One vocabulary: game terms glossed the same way on every English page, counts that agree with
+their number, and Daifugō counted in rounds (回戦), never in deals.
+
+The catalogue holds every message a template or the code shows, so its English msgids are where
+an unglossed term or a "1 rounds" hides; the pages are rendered too, because templates also
+write terms through the ``|term`` filter and table headings (``i18n.GLOSSES``).
+"""
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from tests.hardening.helpers import build_club
+from tests.i18n.test_catalogue import PO, parse_po
+from tournaments.i18n import GLOSSES, glossed, list_join
+
+# Longest first, and a term inside a longer one (富豪 in 大富豪) is the longer one's.
+_TERMS = sorted(GLOSSES, key=len, reverse=True)
+_TERM = re.compile("|".join(re.escape(t) for t in _TERMS))
+
+# A number written before a counted noun in a message that has no plural form: "%(n)s rounds"
+# reads "1 rounds" when n is 1. Placeholders that are never 1 are allowed: the ends of a range
+# (min, max) and table sizes (a table seats at least 3).
+_NOUNS = (
+    "players|rounds|deals|minutes|seats|sessions|tables|names|errors|entries|months|days|"
+    "points|redeals|times|columns|lines|games|titles|cards"
+)
+_COUNTED = re.compile(r"(%\((\w+)\)[sd]|\{\{ ?(\w+) ?\}\}|\{(\w+)\})\s+(" + _NOUNS + r")\b")
+_NEVER_ONE = {"min", "max", "counts"}
+
+
+def unglossed(text: str) -> list[str]:
+    """The game terms in ``text`` not followed by their one English gloss."""
+    return [
+        m.group()
+        for m in _TERM.finditer(text)
+        if not text[m.end() :].startswith(f" ({GLOSSES[m.group()]})")
+    ]
+
+
+def plural_traps(text: str) -> list[str]:
+    found = []
+    for m in _COUNTED.finditer(text):
+        name = m.group(2) or m.group(3) or m.group(4)
+        if name not in _NEVER_ONE:
+            found.append(m.group())
+    return found
+
+
+def _catalogue():
+    return [e for e in parse_po(PO) if not e.obsolete and e.msgid]
+
+
+def test_the_checks_catch_what_they_are_for():
+    assert unglossed("都落ち: the previous 大富豪 becomes 大貧民 (grand pauper).") == [
+        "都落ち",
+        "大富豪",
+    ]
+    assert unglossed("大富豪 (grand millionaire) and 富豪 (millionaire)") == []
+    traps = plural_traps("%(n)s rounds · %(count)s deals per round")
+    assert traps == ["%(n)s rounds", "%(count)s deals"]
+    assert plural_traps("{n} entries wait") == ["{n} entries"]
+    assert plural_traps("Daifugō needs %(min)s to %(max)s players") == []
+
+
+def test_every_english_message_glosses_its_game_terms():
+    bad = [
+        f"line {e.line}: {text!r} lacks {terms}"
+        for e in _catalogue()
+        for text in filter(None, (e.msgid, e.msgid_plural))
+        if text.strip() not in GLOSSES and (terms := unglossed(text))
+    ]
+    assert bad == [], "\n".join(bad)
+
+
+def test_no_message_counts_without_a_plural_form():
+    entries = _catalogue()
+    msgids = {e.msgid for e in entries}
+
+    def chosen_by_the_code(text: str, trap: str) -> bool:
+        # The scoring core has no ngettext: it picks "%(points)s point." or "… points." itself.
+        return text.replace(trap, trap[:-1]) in msgids
+
+    bad = [
+        f"line {e.line}: {e.msgid!r} ({traps})"
+        for e in entries
+        if e.msgid_plural is None
+        and (traps := [t for t in plural_traps(e.msgid) if not chosen_by_the_code(e.msgid, t)])
+    ]
+    assert bad == [], "\n".join(bad)
+
+
+def test_a_term_is_glossed_on_english_pages_only_and_lists_follow_the_language():
+    with translation.override("en"):
+        assert glossed("都落ち") == "都落ち (fall from the capital)"
+        assert glossed("Ken") == "Ken"
+        assert list_join(["Ken", "Sophie"]) == "Ken, Sophie"
+    with translation.override("ja"):
+        assert glossed("都落ち") == "都落ち"
+        assert list_join(["Ken", "Sophie"]) == "Ken、Sophie"
+
+
+def _main_text(response) -> str:
+    assert response.status_code == 200, response.status_code
+    body = response.content.decode().split("<main", 1)[1].split("</main>", 1)[0]
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", "", body.split(">", 1)[1]))
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.fixture
+def daifugo_pages(db):
+    club, players, _nap, dai = build_club(deals=4, public=True)
+    return [
+        reverse("standings_all", args=[club.slug, "daifugo"]),
+        reverse("standings_all", args=[club.slug, "daifugo"]) + "?min=20",  # rates hidden
+        reverse("ratings", args=[club.slug, "daifugo"]),
+        reverse("ratings", args=[club.slug, "daifugo"]) + "?all=1",
+        reverse("session_detail", args=[club.slug, dai.pk]),
+    ]
+
+
+@pytest.mark.django_db
+def test_daifugo_pages_count_rounds_and_gloss_their_terms(client, daifugo_pages):
+    for url in daifugo_pages:
+        english = _main_text(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+        assert not re.search(r"\bdeals?\b", english, re.I), (url, english)
+        assert re.search(r"\brounds?\b", english, re.I), (url, english)
+        assert unglossed(english) == [], (url, english)
+        assert not re.search(r"\b1 (rounds|players|sessions)\b", english), (url, english)
+        japanese = _main_text(client.get(url, HTTP_ACCEPT_LANGUAGE="ja"))
+        assert "ディール" not in japanese and "回戦" in japanese, (url, japanese)
+        assert "(grand millionaire)" not in japanese, (url, japanese)
+
+
+@pytest.mark.django_db
+def test_the_account_pages_speak_in_efudas_voice(client):
+    """allauth's own words ("Sign Up", "Then please sign in.", ユーザー登録) give way to efuda's
+    in both languages (locale/en overrides allauth's English, locale/ja its Japanese)."""
+    url = reverse("account_signup")
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Sign up" in english and "Already have an account?" in english
+    for allauths in ("Sign Up", "Signup", "Then please", "Sign In"):
+        assert allauths not in english, allauths
+    japanese = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "新規登録" in japanese and "ユーザー登録" not in japanese
+    login = client.get(reverse("account_login"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Remember Me" not in login and "Sign In" not in login
