@@ -32,7 +32,7 @@ def test_originator_joker_grows_the_widow():
 def test_custom_point_table():
     rules = build_ruleset("napoleon-originator", {"point_table": GOOD_TABLE})
     assert all(t.flat for t in rules.point_tables.values())
-    assert rules.to_dict()["options"]["point_table"]["5"]["napoleon"] == 3
+    assert rules.options["point_table"]["5"]["napoleon"] == 3
 
 
 def test_discard_and_all20():
@@ -113,3 +113,28 @@ def test_option_specs_describe_the_form():
     assert {s.key for s in options_for("daifugo-common")} == {"title_points"}
     for spec in OPTION_SPECS:
         assert spec.label and spec.help and spec.presets
+
+
+@pytest.mark.parametrize(
+    ("preset", "min_bid", "bids"),
+    [
+        ("napoleon-wiki", 10, {4: (10, 20), 5: (10, 20), 6: (10, 20)}),  # the preset's own
+        ("napoleon-wiki", 20, {4: (20, 20), 5: (20, 20), 6: (20, 20)}),  # only a bid of 20
+        ("napoleon-originator", 13, {5: (13, 20), 4: (13, 20)}),
+    ],
+)
+def test_the_lowest_bid_may_be_the_presets_or_any_up_to_20(preset, min_bid, bids):
+    assert dict(build_ruleset(preset, {"min_bid": min_bid}).bids) == bids
+
+
+def test_playing_without_the_joker_keeps_the_widow():
+    rules = build_ruleset("napoleon-originator", {"jokers": 0})
+    assert rules.jokers == 0 and dict(rules.widow) == {5: 2, 4: 4}
+
+
+def test_a_point_table_may_name_the_player_counts_as_numbers():
+    rules = build_ruleset(
+        "napoleon-originator", {"point_table": {4: GOOD_TABLE["4"], 5: GOOD_TABLE["5"]}}
+    )
+    assert sorted(rules.point_tables) == [4, 5]
+    assert rules.options["point_table"]["5"]["napoleon"] == 3

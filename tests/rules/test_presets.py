@@ -1,7 +1,5 @@
 """Presets as docs/rules.md states them, and the balance rule every table must meet."""
 
-import json
-
 import pytest
 
 from core.errors import EfudaError
@@ -10,6 +8,7 @@ from rules import (
     TITLE_LABELS,
     PointTable,
     RuleSet,
+    build_ruleset,
     get_preset,
     point_row,
     point_table_rows,
@@ -26,7 +25,6 @@ def test_the_five_presets():
         preset = get_preset(code)
         assert preset.code == preset.preset == code
         assert preset.source and preset.name_ja and preset.name_en
-        json.dumps(preset.to_dict())  # JSON-ready
 
 
 @pytest.mark.parametrize(
@@ -145,3 +143,11 @@ def test_tables_are_data():
 def test_title_labels():
     assert TITLE_LABELS["daifugo"] == ("大富豪", "Grand millionaire")
     assert {ja for ja, _ in TITLE_LABELS.values()} == {"大富豪", "富豪", "平民", "貧民", "大貧民"}
+
+
+def test_rule_sets_are_values():
+    """Equal rule sets are one key of a dict or a set, whatever their mappings hold."""
+    wiki = get_preset("napoleon-wiki")
+    assert {wiki, build_ruleset("napoleon-wiki")} == {wiki}
+    assert len({wiki, build_ruleset("napoleon-wiki", {"min_bid": 12})}) == 2
+    assert len({wiki, build_ruleset("napoleon-wiki", code="club")}) == 2

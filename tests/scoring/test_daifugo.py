@@ -166,3 +166,11 @@ def test_garbage_rounds_raise_only_efuda_error(round_, data):
             assert err.field and str(err)
         else:
             assert sum(result.points.values()) == 0
+
+
+def test_a_result_cannot_be_changed():
+    """Results are read-only: a page or a report cannot alter what was scored."""
+    result = score_daifugo(DaifugoRound(FIVE), COMMON)
+    for mapping in (result.titles, result.points):
+        with pytest.raises(TypeError):
+            mapping["a"] = mapping["e"]

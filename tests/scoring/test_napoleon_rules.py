@@ -56,7 +56,8 @@ def test_wiki_discard_policies(policy, last_trick, army, won):
 
 def test_last_trick_needed_only_with_discarded_honours():
     rules = build_ruleset("napoleon-wiki", {"discard_policy": "last_trick"})
-    assert score_napoleon(deal(5, bid=12, honours=12), rules).won
+    result = score_napoleon(deal(5, bid=12, honours=12), rules)
+    assert result.won and result.discards_to == "nobody" and result.army_count == 12
     with pytest.raises(EfudaError) as err:
         score_napoleon(deal(5, bid=12, honours=11, discarded=1), rules)
     assert err.value.field == "last_trick"
@@ -117,7 +118,8 @@ def test_only_seats_is_not_a_redeal():
 @pytest.mark.parametrize(
     "given",
     [{"napoleon": "太郎"}, {"bid": 13}, {"trump": "S"}, {"adjutant": "Ken"}, {"solo": True},
-     {"honours": 12}, {"called": "SA"}],
+     {"honours": 12}, {"honours": 1}, {"called": "SA"}, {"discarded": 1},
+     {"last_trick": "allies"}],
 )  # fmt: skip
 def test_redeal_with_a_deal_is_refused(given):
     with pytest.raises(EfudaError) as err:
@@ -216,3 +218,35 @@ def test_wrong_game_and_wrong_object():
     assert err.value.field == "preset"
     with pytest.raises(EfudaError):
         score_napoleon("deal", ORIGINATOR)
+
+
+def test_a_result_cannot_be_changed():
+    """Results are read-only: a page or a report cannot alter what was scored."""
+    result = score_napoleon(deal(5, bid=13, honours=13), ORIGINATOR)
+    for mapping in (result.points, result.roles):
+        with pytest.raises(TypeError):
+            mapping["太郎"] = mapping["花子"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "discards_to"),
+    [
+        (ORIGINATOR, "allies"),
+        (build_ruleset("napoleon-wiki", {"discard_policy": "nobody"}), "nobody"),
+        (build_ruleset("napoleon-wiki", {"discard_policy": "napoleon"}), "napoleon"),
+    ],
+)
+def test_the_result_records_the_contract_and_where_discards_went(rules, discards_to):
+    result = score_napoleon(deal(5, bid=13, honours=13, discarded=1), rules)
+    assert (result.bid, result.trump, result.called) == (13, "S", "SA")
+    assert result.discards_to == discards_to
+    assert result.redeal is False and result.won and result.multiplier == 1
+
+
+def test_a_redeal_wins_loses_and_counts_nothing():
+    result = score_napoleon(NapoleonDeal(seats=seats(5), redeal=True), ORIGINATOR)
+    assert (result.army_count, result.won, result.solo, result.plan_b, result.all20) == (
+        0, False, False, False, False,
+    )  # fmt: skip
+    assert result.multiplier == 0 and result.redeal is True
+    assert result.bid is result.trump is result.called is result.discards_to is None

@@ -2,11 +2,15 @@
 with the field it concerns, and nothing is written (issue: entry a tired scorekeeper cannot get
 wrong). The same services serve the entry forms, the CSV import and tournament tables."""
 
+import datetime
+
 import pytest
 
 from core.errors import EfudaError
+from tests import factories
 from tournaments.models import Deal, ScoreLine, StandingAggregate
-from tournaments.services.deals import deal_preview, deal_record, deal_update
+from tournaments.services import events
+from tournaments.services.deals import deal_preview, deal_record, deal_restore, deal_update
 
 pytestmark = pytest.mark.django_db
 
@@ -131,3 +135,75 @@ def test_edit_keeps_the_same_refusals(napoleon_session, players):
     assert err.value.field == "adjutant"
     deal.refresh_from_db()
     assert deal.version == 1 and deal.adjutant_id == players[1].id
+
+
+@pytest.mark.parametrize("where", ["order", "players"])
+def test_a_daifugo_player_of_another_club_is_refused_beside_the_order(
+    daifugo_session, players, where
+):
+    from tests import factories
+
+    stranger = factories.PlayerFactory(club=factories.ClubFactory(), name="よそ者")
+    table = [p.id for p in players[:4]]
+    data = {"order": table, "players": table, "forbidden": []}
+    data[where] = [*table[:3], stranger.id]
+    err = refused(daifugo_session, data, "order", "player_unknown")
+    assert err.params == {"value": str(stranger.id)}
+
+
+def test_a_napoleon_player_of_another_club_is_refused_beside_the_seats(napoleon_session, players):
+    from tests import factories
+
+    stranger = factories.PlayerFactory(club=factories.ClubFactory(), name="よそ者")
+    data = napoleon_data(players)
+    data["seats"] = [*data["seats"][:4], stranger.id]
+    err = refused(napoleon_session, data, "seats", "player_unknown")
+    assert err.params == {"value": str(stranger.id)}
+
+
+def _tournament_table(club):
+    """A tournament of five on the originator's rules, its first round started: one table."""
+    wiki = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
+    t = events.tournament_create(
+        club=club, name="秋の大会", date=datetime.date(2026, 11, 21), ruleset=wiki, seed=7
+    )
+    for i in range(1, 6):
+        events.entry_add(tournament=t, name=f"選手{i}", checked_in=True)
+    rnd = events.round_start(rnd=events.round_draw(tournament=t))
+    return rnd, rnd.tables.get()
+
+
+def _table_data(seats, **changes):
+    return {
+        "seats": list(seats), "napoleon": seats[0], "bid": 13, "trump": "S", "called": "SA",
+        "adjutant": seats[1], "solo": False, "honours": 14, "discarded": 0, "redeal": False,
+    } | changes  # fmt: skip
+
+
+def test_every_deal_service_asks_the_tournament_about_its_tables_deals(club):
+    """A deal of a tournament table is checked by the tournament whichever service writes it:
+    a player from outside the table is refused by the record and by the edit (naming the
+    seats), and the edit and the restore of a deal of a finished round, which the tournament
+    allows (the round's deals are known), are accepted, not refused as a new deal would be."""
+    rnd, table = _tournament_table(club)
+    session = table.session
+    deal = events.table_deal_record(table=table, data=_table_data(table.seats), staff=True)
+    outsider = factories.PlayerFactory(club=club)
+    wrong = _table_data([*table.seats[:4], outsider.pk])
+    with pytest.raises(EfudaError) as err:
+        deal_record(session=session, data=wrong)
+    assert (err.value.field, err.value.code) == ("seats", "seats_outsider")
+    with pytest.raises(EfudaError) as err:
+        deal_update(deal=deal, data=wrong, version=deal.version)
+    assert (err.value.field, err.value.code) == ("seats", "seats_outsider")
+    dropped = events.table_deal_record(table=table, data=_table_data(table.seats), staff=True)
+    events.table_deal_drop(deal=dropped)
+    events.round_finish(rnd=rnd)
+    with pytest.raises(EfudaError) as err:  # a new deal is refused once the round is over
+        deal_record(session=session, data=_table_data(table.seats))
+    assert err.value.code == "round_finished"
+    edited = deal_update(deal=deal, data=_table_data(table.seats, bid=14), version=deal.version)
+    assert edited.data["bid"] == 14 and edited.version == deal.version + 1
+    restored = deal_restore(deal=Deal.objects.get(pk=dropped.pk))
+    assert not restored.is_deleted
+    assert Deal.objects.filter(session=session, is_deleted=False).count() == 2

@@ -1,17 +1,28 @@
 """deal_record / deal_update / deal_delete / deal_restore: stored lines and aggregates always
 equal what the scoring core says, and every write is all or nothing."""
 
+import re
 import uuid
 from collections import defaultdict
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
 
 from core.errors import EfudaError
 from scoring.daifugo import DaifugoRound, score_daifugo
 from scoring.napoleon import NapoleonDeal, score_napoleon
+from tests import factories
+from tests.japanese import japanese
 from tournaments.models import BidAggregate, Deal, ScoreLine, StandingAggregate
 from tournaments.selectors.rulesets import session_rules
-from tournaments.services.deals import deal_delete, deal_record, deal_restore, deal_update
+from tournaments.services.deals import (
+    deal_delete,
+    deal_preview,
+    deal_record,
+    deal_restore,
+    deal_update,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -141,6 +152,18 @@ def test_stale_update_is_refused_and_changes_nothing(napoleon_session, players, 
         deal_update(deal=deal, data=napoleon_data(players, honours=3), version=1)
     assert info.value.field == "version"
     assert info.value.params["user"] == "owner-user"
+    # when, to the minute in local time, and what the deal now says, as the editor reads it
+    saved = Deal.objects.get(pk=deal.pk)
+    assert info.value.params["time"] == timezone.localtime(saved.updated_at).strftime(
+        "%Y-%m-%d %H:%M"
+    )
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", info.value.params["time"])
+    assert info.value.params["summary"] == (
+        "太郎が♠14枚で立候補し、副官は花子（指名カード ♠A）。 / "
+        "ナポレオン軍はトリックで絵札を14枚取りました。 / "
+        "ナポレオン軍の絵札 14枚 ≥ 立候補 14枚：ナポレオンの勝ち。 / "
+        "得点：ナポレオン +2、副官 +1、連合軍各自 -1。"
+    )
     after = (aggregates(club), lines_of(deal), Deal.objects.get(pk=deal.pk).data)
     assert before == after
 
@@ -304,3 +327,130 @@ def test_a_twin_in_another_session_after_the_check_is_refused(
         deal_record(session=other, data=napoleon_data(players), client_id=tap)
     assert info.value.code == "client_id_other_session"
     assert Deal.objects.count() == 1 and not Deal.objects.filter(session=other).exists()
+
+
+def test_the_preview_of_an_edited_round_reads_the_daifugo_before_it(daifugo_session, players):
+    """Editing round 2 of 3 previews 都落ち against round 1's 大富豪, as the saved edit will,
+    not against the latest round's."""
+    a, b, c, d = (p.id for p in players[:4])
+    deal_record(session=daifugo_session, data={"order": [a, b, c, d], "forbidden": []})
+    r2 = deal_record(session=daifugo_session, data={"order": [b, a, c, d], "forbidden": []})
+    deal_record(session=daifugo_session, data={"order": [c, b, a, d], "forbidden": []})
+    data, result = deal_preview(
+        session=daifugo_session, data={"order": [b, a, c, d], "forbidden": []}, deal=r2
+    )
+    assert data["previous_daifugo"] == str(a) and result.miyako_ochi == str(a)
+    data, result = deal_preview(
+        session=daifugo_session, data={"order": [b, a, c, d], "forbidden": []}
+    )
+    assert data["previous_daifugo"] == str(c) and result.miyako_ochi == str(c)  # a fourth round
+
+
+def _rounds(session, *orders):
+    return [deal_record(session=session, data={"order": list(o), "forbidden": []}) for o in orders]
+
+
+def test_an_edit_leaves_other_sessions_and_deleted_rounds_alone(club, daifugo_session, players):
+    a, b, c, d = (p.id for p in players[:4])
+    r1, r2, r3 = _rounds(daifugo_session, (a, b, c, d), (b, a, c, d), (c, a, b, d))
+    deal_delete(deal=r2)
+    ruleset = daifugo_session.ruleset
+    other = factories.session(club=club, ruleset=ruleset, date=daifugo_session.date, table="B")
+    o1, o2, o3 = _rounds(other, (a, b, c, d), (b, a, c, d), (d, a, b, c))
+    deal_update(deal=r1, data={"order": [d, a, b, c], "forbidden": []}, version=r1.version)
+    r2.refresh_from_db()
+    assert r2.is_deleted and r2.version == 2  # the delete moved it; the edit did not
+    r3.refresh_from_db()
+    # the delete re-read round 3 against round 1, the edit once more: past the deleted round
+    assert r3.version == 3 and r3.data["previous_daifugo"] == str(d)
+    for round_ in (o1, o2, o3):
+        round_.refresh_from_db()
+        assert round_.version == 1 and round_.history.count() == 1
+
+
+def test_an_edit_by_hand_records_no_reason(napoleon_session, players, users):
+    """History gives a reason only where efuda changed a deal by itself or the edit gave one."""
+    deal = deal_record(session=napoleon_session, data=napoleon_data(players))
+    deal_update(deal=deal, data=napoleon_data(players, bid=14), user=users["owner"], version=1)
+    latest = deal.history.order_by("-history_date", "-history_id").first()
+    assert latest.history_user == users["owner"] and not latest.history_change_reason
+    # an edit that gives its reason (a tournament table's correction) records it
+    deal_update(deal=deal, data=napoleon_data(players, bid=15), version=2, reason="席の訂正")
+    latest = deal.history.order_by("-history_date", "-history_id").first()
+    assert latest.history_change_reason == "席の訂正"
+
+
+def test_a_first_round_reads_no_daifugo_from_another_session(club, daifugo_session, players):
+    a, b, c, d = (p.id for p in players[:4])
+    _rounds(daifugo_session, (a, b, c, d), (b, a, c, d))
+    other = factories.session(
+        club=club, ruleset=daifugo_session.ruleset, date=daifugo_session.date, table="B"
+    )
+    first = deal_record(session=other, data={"order": [c, d, a, b], "forbidden": []})
+    assert first.data["previous_daifugo"] is None
+    assert first.outcome["miyako_ochi"] is None
+
+
+def test_a_change_without_a_signed_in_user_records_nobody(napoleon_session, players):
+    deal = deal_record(session=napoleon_session, data=napoleon_data(players), user=AnonymousUser())
+    deal_delete(deal=deal, user=AnonymousUser())
+    deal.refresh_from_db()
+    assert deal.is_deleted and deal.updated_by is None and deal.created_by is None
+
+
+@pytest.mark.parametrize("game", ["napoleon", "daifugo"])
+def test_a_deal_naming_a_player_removed_after_its_check_is_refused_whole(
+    monkeypatch, request, players, club, game
+):
+    """A merge can remove a player between the check of the input and the write of the lines:
+    the deal is refused naming the field, and nothing of it is written."""
+    from tournaments.models import Player
+    from tournaments.services import deals
+
+    session = request.getfixturevalue(f"{game}_session")
+    data, field = (
+        (napoleon_data(players), "seats")
+        if game == "napoleon"
+        else ({"order": [p.id for p in players[:5]], "forbidden": []}, "order")
+    )
+    original = deals._check_players
+    gone = players[2]
+
+    def check_then_remove(session, data):
+        original(session, data)
+        Player.objects.filter(pk=gone.pk).delete()
+
+    monkeypatch.setattr(deals, "_check_players", check_then_remove)
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=session, data=data)
+    assert (info.value.field, info.value.code) == (field, "player_unknown")
+    assert info.value.params == {"value": str(gone.pk)}
+    assert not Deal.objects.filter(session=session).exists()
+    assert not ScoreLine.objects.filter(club=club).exists()
+
+
+def test_the_phones_deal_id(club, napoleon_session, players):
+    """A damaged id is refused beside it; an empty one is no id; a repeat returns the deal
+    recorded under its id before anything of the repeat is read (even data that would now be
+    refused); an id of another session is refused without naming the session that holds it
+    (it may be another club's)."""
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=napoleon_session, data=napoleon_data(players), client_id="x-1")
+    assert (info.value.field, info.value.code) == ("client_id", "client_id_invalid")
+    assert not Deal.objects.exists()
+    plain = deal_record(session=napoleon_session, data=napoleon_data(players), client_id="")
+    assert plain.client_id is None and not plain.already_recorded
+    phone_id = uuid.uuid4()
+    first = deal_record(session=napoleon_session, data=napoleon_data(players), client_id=phone_id)
+    again = deal_record(
+        session=napoleon_session, data=napoleon_data(players, bid=None), client_id=phone_id
+    )
+    assert again.pk == first.pk and again.already_recorded and first.seq == 2
+    other = factories.session(
+        club=club, ruleset=napoleon_session.ruleset, date=napoleon_session.date, table="B"
+    )
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=other, data=napoleon_data(players), client_id=phone_id)
+    assert (info.value.field, info.value.code) == ("client_id", "client_id_other_session")
+    assert info.value.params == {}
+    assert japanese(info.value).startswith("この入力はすでに別のセッションで記録済みなので")
