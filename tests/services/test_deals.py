@@ -399,11 +399,12 @@ def test_a_change_without_a_signed_in_user_records_nobody(napoleon_session, play
 
 
 @pytest.mark.parametrize("game", ["napoleon", "daifugo"])
-def test_a_deal_naming_a_player_removed_after_its_check_is_refused_whole(
+def test_a_deal_naming_a_player_removed_before_its_write_is_refused_whole(
     monkeypatch, request, players, club, game
 ):
-    """A merge can remove a player between the check of the input and the write of the lines:
-    the deal is refused naming the field, and nothing of it is written."""
+    """A merge can remove a player after the form was read and before the deal's write: the
+    write checks and locks the players it names in one query inside its transaction (so no
+    merge can come between), and refuses the deal naming the field; nothing of it is written."""
     from tournaments.models import Player
     from tournaments.services import deals
 
@@ -413,8 +414,35 @@ def test_a_deal_naming_a_player_removed_after_its_check_is_refused_whole(
         if game == "napoleon"
         else ({"order": [p.id for p in players[:5]], "forbidden": []}, "order")
     )
-    original = deals._check_players
+    original = deals._players_checked_and_locked
     gone = players[2]
+
+    def merged_just_before(session, data):
+        Player.objects.filter(pk=gone.pk).delete()
+        return original(session, data)
+
+    monkeypatch.setattr(deals, "_players_checked_and_locked", merged_just_before)
+    with pytest.raises(EfudaError) as info:
+        deal_record(session=session, data=data)
+    assert (info.value.field, info.value.code) == (field, "player_unknown")
+    assert info.value.params == {"value": str(gone.pk)}
+    assert not Deal.objects.filter(session=session).exists()
+    assert not ScoreLine.objects.filter(club=club).exists()
+
+
+def test_an_edit_naming_a_player_removed_after_its_check_is_refused_whole(
+    monkeypatch, players, napoleon_session
+):
+    """An edit checks its players first and locks them at the write of the lines: a player
+    removed in between (a merge) refuses the edit naming the field, and the deal stays as it
+    was."""
+    from tournaments.models import Player
+    from tournaments.services import deals
+
+    deal = deal_record(session=napoleon_session, data=napoleon_data(players))
+    before = sorted(ScoreLine.objects.filter(deal=deal).values_list("player_id", "points"))
+    original = deals._check_players
+    gone = players[5]  # named by the edit only: no lines of their own yet
 
     def check_then_remove(session, data):
         original(session, data)
@@ -422,11 +450,12 @@ def test_a_deal_naming_a_player_removed_after_its_check_is_refused_whole(
 
     monkeypatch.setattr(deals, "_check_players", check_then_remove)
     with pytest.raises(EfudaError) as info:
-        deal_record(session=session, data=data)
-    assert (info.value.field, info.value.code) == (field, "player_unknown")
+        deal_update(deal=deal, data=napoleon_data(players[1:]), version=deal.version)
+    assert (info.value.field, info.value.code) == ("seats", "player_unknown")
     assert info.value.params == {"value": str(gone.pk)}
-    assert not Deal.objects.filter(session=session).exists()
-    assert not ScoreLine.objects.filter(club=club).exists()
+    deal.refresh_from_db()
+    assert deal.version == 1
+    assert sorted(ScoreLine.objects.filter(deal=deal).values_list("player_id", "points")) == before
 
 
 def test_the_phones_deal_id(club, napoleon_session, players):
