@@ -10,6 +10,7 @@ import html
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
@@ -149,3 +150,12 @@ def test_the_account_pages_speak_in_efudas_voice(client):
     assert "新規登録" in japanese and "ユーザー登録" not in japanese
     login = client.get(reverse("account_login"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Remember Me" not in login and "Sign In" not in login
+
+
+def test_the_outbox_says_plainly_that_the_login_or_pin_expired():
+    """Not "efuda no longer knows this phone (...)": the person is told what happened."""
+    for lang, said in (("en", "Your login or your PIN has expired."), ("ja", "期限が切れました")):
+        with translation.override(lang):
+            page = render_to_string("components/outbox.html", {"page": "/entry/"})
+        login = re.search(r'data-t-login="([^"]*)"', page).group(1)
+        assert said in login and "knows this phone" not in login, (lang, login)
