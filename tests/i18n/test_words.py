@@ -8,8 +8,10 @@ write terms through the ``|term`` filter and table headings (``i18n.GLOSSES``).
 
 import html
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -17,6 +19,7 @@ from django.utils import translation
 from tests.hardening.helpers import build_club
 from tests.i18n.test_catalogue import PO, parse_po
 from tournaments.i18n import GLOSSES, glossed, list_join
+from tournaments.models import Club, ImportJob
 
 # Longest first, and a term inside a longer one (富豪 in 大富豪) is the longer one's.
 _TERMS = sorted(GLOSSES, key=len, reverse=True)
@@ -159,3 +162,31 @@ def test_the_outbox_says_plainly_that_the_login_or_pin_expired():
             page = render_to_string("components/outbox.html", {"page": "/entry/"})
         login = re.search(r'data-t-login="([^"]*)"', page).group(1)
         assert said in login and "knows this phone" not in login, (lang, login)
+
+
+_TEMPLATES = Path(settings.BASE_DIR) / "templates"
+# A status label: the element that says what state a thing is in (a round, an invitation, a
+# deal at a tournament table, a rating, a rule set).
+_STATUS = re.compile(
+    r'<(span|small)\b[^>]*class="[^"]*\b(state|ev-flag|provisional)\b[^"]*"[^>]*>(.*?)</\1>', re.S
+)
+
+
+def test_status_labels_start_with_a_capital_in_english():
+    """Status labels read "Finished", "Open", "Provisional", like "Disputed" beside them."""
+    lowercase = []
+    labels = 0
+    for path in sorted(_TEMPLATES.rglob("*.html")):
+        for element in _STATUS.finditer(path.read_text()):
+            for text in re.findall(r'\{% translate "([^"]+)"', element.group(3)):
+                labels += 1
+                if text[0].islower():
+                    lowercase.append(f"{path.relative_to(_TEMPLATES)}: {text!r}")
+    assert labels >= 12 and lowercase == [], lowercase
+
+
+def test_the_import_status_starts_with_a_capital():
+    job = ImportJob(pk=1, club=Club(slug="c"), status=ImportJob.Status.QUEUED, filename="x.csv")
+    with translation.override("en"):
+        page = render_to_string("tournaments/imports/_job.html", {"job": job, "club": job.club})
+    assert '<label for="import-progress">Waiting…</label>' in page
