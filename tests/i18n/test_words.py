@@ -6,6 +6,7 @@ an unglossed term or a "1 rounds" hides; the pages are rendered too, because tem
 write terms through the ``|term`` filter and table headings (``i18n.GLOSSES``).
 """
 
+import datetime
 import html
 import re
 from pathlib import Path
@@ -16,6 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
+from tests import factories
 from tests.hardening.helpers import build_club
 from tests.i18n.test_catalogue import PO, parse_po
 from tournaments.i18n import GLOSSES, glossed, list_join
@@ -190,3 +192,23 @@ def test_the_import_status_starts_with_a_capital():
     with translation.override("en"):
         page = render_to_string("tournaments/imports/_job.html", {"job": job, "club": job.club})
     assert '<label for="import-progress">Waiting…</label>' in page
+
+
+@pytest.mark.django_db
+def test_a_long_list_names_both_ends_and_the_page(client):
+    """django-tables2's lowercase "next" stood alone on the first page; efuda's pager says
+    "← Previous · Page 1 of 2 · Next →" in both languages."""
+    club = factories.ClubFactory(is_public=True)
+    rules = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
+    for day in range(21):
+        factories.session(club=club, ruleset=rules, date=datetime.date(2026, 10, 1 + day))
+    url = reverse("session_list", args=[club.slug])
+    first = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    pager = first.split('<nav class="pager', 1)[1].split("</nav>", 1)[0]
+    assert "Page 1 of 2" in pager and 'rel="next"' in pager and "Next →" in pager
+    assert "← Previous" in pager and 'rel="prev"' not in pager
+    assert not re.search(r">\s*(next|previous)\s*<", first)
+    second = client.get(url + "?page=2", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    pager = second.split('<nav class="pager', 1)[1].split("</nav>", 1)[0]
+    assert "2ページ中2ページ目" in pager and 'rel="prev"' in pager and "前へ" in pager
+    assert "次へ" in pager and 'rel="next"' not in pager
