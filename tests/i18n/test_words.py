@@ -212,3 +212,67 @@ def test_a_long_list_names_both_ends_and_the_page(client):
     pager = second.split('<nav class="pager', 1)[1].split("</nav>", 1)[0]
     assert "2ページ中2ページ目" in pager and 'rel="prev"' in pager and "前へ" in pager
     assert "次へ" in pager and 'rel="next"' not in pager
+
+
+_EMPTY_OPTION = re.compile(r'<option value=""[^>]*>([^<]*)</option>')
+
+
+def _empty_choices_of(page: str) -> list[str]:
+    return [html.unescape(text).strip() for text in _EMPTY_OPTION.findall(page)]
+
+
+def _a_sentence(text: str) -> bool:
+    """A sentence ("Choose a player"), not "---------", "–", "— choose a player —", "(anyone)"."""
+    return bool(text) and text[0].isalpha() and not text[0].islower()
+
+
+def test_every_empty_choice_in_the_templates_and_forms_is_a_sentence():
+    templates = [
+        f"{path.relative_to(_TEMPLATES)}: {m.group()!r}"
+        for path in sorted(_TEMPLATES.rglob("*.html"))
+        for m in re.finditer(r'<option value="">(?!\{% translate ")[^<]*', path.read_text())
+    ]
+    assert templates == [], templates
+    forms = Path(settings.BASE_DIR) / "tournaments" / "forms"
+    texts = [
+        m.group(1)
+        for path in sorted(forms.glob("*.py"))
+        for m in re.finditer(r'\(""\s*,\s*_\("([^"]*)"\)\)', path.read_text())
+    ]
+    assert len(texts) >= 5 and [t for t in texts if not _a_sentence(t)] == [], texts
+
+
+@pytest.mark.django_db
+def test_no_form_page_shows_an_empty_choice_as_dashes(client):
+    owner = factories.UserFactory(username="empty-choice-owner")
+    club, players, _nap, dai = build_club(deals=1, owner=owner)
+    member = factories.UserFactory(username="empty-choice-member")
+    factories.MembershipFactory(club=club, user=member, role="member")
+    pages = {
+        owner: [
+            reverse("session_new", args=[club.slug]),
+            reverse("club_blank_sheet", args=[club.slug]),
+            reverse("tournament_new", args=[club.slug]),
+            reverse("club_invitations", args=[club.slug]),
+            reverse("player_merge", args=[club.slug]),
+            reverse("round_new", args=[club.slug, dai.pk]),
+            reverse("club_manage", args=[club.slug]),
+            reverse("ruleset_new", args=[club.slug]),
+            reverse("results_export", args=[club.slug]),
+        ],
+        member: [reverse("club_me", args=[club.slug])],
+    }
+    seen = 0
+    for user, urls in pages.items():
+        client.force_login(user)
+        for url in urls:
+            for lang in ("en", "ja"):
+                response = client.get(url, HTTP_ACCEPT_LANGUAGE=lang)
+                assert response.status_code == 200, (url, response.status_code)
+                page = response.content.decode()
+                assert "---------" not in page, (url, lang)
+                empties = _empty_choices_of(page)
+                seen += len(empties)
+                bad = [t for t in empties if not (t and t[0] not in "-–—(")]
+                assert bad == [], (url, lang, bad)
+    assert seen >= 8
