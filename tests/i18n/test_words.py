@@ -22,6 +22,8 @@ from tests.hardening.helpers import build_club
 from tests.i18n.test_catalogue import PO, parse_po
 from tournaments.i18n import GLOSSES, glossed, list_join
 from tournaments.models import Club, ImportJob
+from tournaments.services import events as svc
+from tournaments.services.invitations import invitation_create
 
 # Longest first, and a term inside a longer one (富豪 in 大富豪) is the longer one's.
 _TERMS = sorted(GLOSSES, key=len, reverse=True)
@@ -276,3 +278,57 @@ def test_no_form_page_shows_an_empty_choice_as_dashes(client):
                 bad = [t for t in empties if not (t and t[0] not in "-–—(")]
                 assert bad == [], (url, lang, bad)
     assert seen >= 8
+
+
+# "Nov. 25, 2026", "25 November", "November 2026" (Django's English formats) and "2026年11月25日"
+# (its Japanese one): efuda writes dates one way in both languages, 2026-11-25 (and 2026-11-25
+# 19:30), so a page never mixes two forms.
+_LOCALISED_DATE = re.compile(
+    r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}, \d{4}\b"
+    r"|\b\d{1,2} (January|February|March|April|June|July|August|September|October|November"
+    r"|December)\b|\b(January|February|March|April|June|July|August|September|October"
+    r"|November|December),? \d{1,4}\b|\d{4}年\d{1,2}月(\d{1,2}日)?"
+)
+
+
+def test_the_date_check_catches_django_s_localised_dates():
+    for text in ("Nov. 25, 2026", "Oct. 3, 2026, 7:30 p.m.", "November 25", "2026年11月25日"):
+        assert _LOCALISED_DATE.search(text), text
+    assert not _LOCALISED_DATE.search("2026-11-25 19:30 · Leaders in 2026-11 · May 3 players")
+
+
+@pytest.mark.django_db
+def test_every_page_writes_dates_in_iso_form_in_both_languages(client):
+    owner = factories.UserFactory(username="dates-owner")
+    club, players, nap, dai = build_club(deals=2, owner=owner, public=True)
+    t = svc.tournament_create(
+        club=club, name="Autumn cup", date=datetime.date(2026, 11, 21), ruleset=nap.ruleset,
+        rounds_planned=2, is_public=True, seed=5, user=owner,
+    )  # fmt: skip
+    invitation_create(club=club, by=owner, role="member", max_uses=1, days=7)
+    client.force_login(owner)
+    slug = club.slug
+    urls = [
+        reverse("club_home", args=[slug]),
+        reverse("session_list", args=[slug]),
+        reverse("session_detail", args=[slug, nap.pk]),
+        reverse("session_detail", args=[slug, dai.pk]),
+        reverse("player_detail", args=[slug, players[0].pk]),
+        reverse("standings_month", args=[slug, "napoleon", 2026, 10]),
+        reverse("ratings", args=[slug, "napoleon"]),
+        reverse("tournament_list", args=[slug]),
+        reverse("tournament_detail", args=[t.pk]),
+        reverse("tournament_manage", args=[t.pk]),
+        reverse("club_invitations", args=[slug]),
+        reverse("deal_history", args=[slug, nap.deals.first().pk]),
+        reverse("my_clubs"),
+    ]
+    for url in urls:
+        for lang in ("en", "ja"):
+            page = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+            found = [m.group() for m in _LOCALISED_DATE.finditer(page)]
+            assert found == [], (url, lang, found)
+    listing = client.get(urls[1], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "2026-10-03" in listing
+    tournaments = client.get(urls[7], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "2026-11-21" in tournaments
