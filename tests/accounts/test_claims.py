@@ -72,7 +72,9 @@ def test_claim_through_the_pages(club, users, players, english):
     client = Client()
     client.force_login(users["member"])
     me = reverse("club_me", args=[club.slug])
-    assert "This is me" in client.get(me).content.decode()
+    page = client.get(me).content.decode()
+    assert "This is me" in page and "<h1>My membership</h1>" in page
+    assert "Me in this club" not in page + client.get(reverse("my_clubs")).content.decode()
     response = client.post(reverse("player_claim", args=[club.slug]), {"player": players[2].pk})
     assert response.status_code == 302
     claim = PlayerClaim.objects.get(user=users["member"])
@@ -118,6 +120,7 @@ def test_my_clubs_lists_every_club_and_display_name(club, users, players, englis
     client.force_login(users["member"])
     html = client.get(reverse("my_clubs")).content.decode()
     assert club.name in html and "大富豪の会" in html and "Scorekeeper" in html
+    assert html.count(">My membership</a>") == 2
     response = client.post(reverse("display_name", args=[club.slug]), {"display_name": " ゆき "})
     assert response.status_code == 302
     assert Membership.objects.get(club=club, user=users["member"]).display_name == "ゆき"

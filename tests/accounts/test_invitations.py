@@ -184,3 +184,22 @@ def test_anonymous_is_led_through_signup_and_verification_back_to_the_invitation
     response = client.post(invite_url)
     assert response.status_code == 302
     assert Membership.objects.get(club=club, user__username="newbie").role == "scorekeeper"
+
+
+@pytest.mark.parametrize(("role", "article"), [("scorekeeper", "a"), ("member", "a")])
+def test_invitation_names_its_role_in_the_sentence_in_lowercase(
+    club, make_invitation, role, article, english
+):
+    """The role is a lowercase word in a whole sentence, not "... as Member." (issue 28)."""
+    invitation = make_invitation(role=role, max_uses=1)
+    page = Client().get(reverse("invitation_open", args=[invitation.token])).content.decode()
+    assert f"You are invited to join as {article} <strong>{role}</strong>." in page
+    client, response = _join(invitation, "newcomer")
+    shown = client.get(response["Location"]).content.decode()
+    assert f"You joined {club.name} as {article} {role}." in shown
+
+
+def test_invitation_sentence_in_japanese(club, make_invitation):
+    invitation = make_invitation(role="scorekeeper", max_uses=1)
+    page = Client().get(reverse("invitation_open", args=[invitation.token])).content.decode()
+    assert "<strong>記録係</strong>として参加するよう招待されています。" in page

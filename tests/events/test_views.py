@@ -140,6 +140,7 @@ def test_manage_page_and_create(client, users, club, wiki):
     )
     page = client.get(reverse("tournament_manage", args=[t.pk])).content.decode()
     assert "&lt;b&gt;x&lt;/b&gt;" in page and "<b>x</b>" not in page
+    assert "<title>Run the tournament · " in page  # not "Run · 新人戦"
     error = client.post(
         reverse("tournament_new", args=[club.slug]),
         {

@@ -45,7 +45,7 @@ def test_ratings_page_shows_headline_uncertainty_and_as_of(client, public_club, 
     body = response.content.decode()
     assert f"As of deal 16 (played {state.last_date:%Y-%m-%d})" in body
     assert "computed" in body
-    assert "±" in body and "provisional" in body
+    assert "±" in body and ">Provisional</span>" in body
     table = shared(response)["table"]
     rows = list(table.data)
     assert [r.score for r in rows] == sorted((r.score for r in rows), reverse=True)

@@ -221,7 +221,8 @@ class InvitationForm(forms.Form):
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", _("(anyone)"))] + [(p.pk, p.name) for p in players]
+        anyone = ("", _("Any player: the person chooses after joining"))
+        self.fields["player"].choices = [anyone] + [(p.pk, p.name) for p in players]
 
 
 class ClaimForm(forms.Form):
@@ -234,7 +235,7 @@ class ClaimForm(forms.Form):
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", _("— choose your name —"))] + [
+        self.fields["player"].choices = [("", _("Choose your name"))] + [
             (p.pk, p.name) for p in players
         ]
 
@@ -259,6 +260,6 @@ class PlayerMergeForm(forms.Form):
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [("", _("— choose a player —"))] + [(p.pk, p.name) for p in players]
+        choices = [("", _("Choose a player"))] + [(p.pk, p.name) for p in players]
         self.fields["keep"].choices = choices
         self.fields["merge"].choices = choices

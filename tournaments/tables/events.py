@@ -40,7 +40,7 @@ class TournamentStandingsTable(tables.Table):
     )
 
     class Meta:
-        template_name = "django_tables2/table.html"
+        template_name = "components/table.html"
         attrs = {"class": "standings ev-standings"}
         orderable = False
         empty_text = _("Nobody has played yet.")

@@ -24,7 +24,7 @@ class SessionTable(tables.Table):
         fields = ("date", "table", "game", "ruleset", "deal_count")
         orderable = False
         attrs = {"class": "sessions"}
-        template_name = "django_tables2/table.html"
+        template_name = "components/table.html"
 
     def __init__(self, *args, club=None, **kwargs):
         self.club = club
@@ -61,7 +61,7 @@ class SessionTotalsTable(tables.Table):
     class Meta:
         orderable = False
         attrs = {"class": "totals"}
-        template_name = "django_tables2/table.html"
+        template_name = "components/table.html"
         row_attrs = {"class": lambda record: "winner" if record.is_winner else ""}
 
     def render_name(self, value, record):

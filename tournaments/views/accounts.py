@@ -148,9 +148,11 @@ def invitation_open_view(request, token):
                 error = error_text(err)
             else:
                 request.session.pop(INVITATION_SESSION_KEY, None)
-                text = _("You joined %(club)s as %(role)s.")
-                role = membership.get_role_display()
-                messages.success(request, text % {"club": invitation.club.name, "role": role})
+                text = {
+                    Role.OWNER: _("You joined %(club)s as an owner."),
+                    Role.SCOREKEEPER: _("You joined %(club)s as a scorekeeper."),
+                }.get(membership.role, _("You joined %(club)s as a member."))
+                messages.success(request, text % {"club": invitation.club.name})
                 return redirect("club_home", club_slug=invitation.club.slug)
     elif error is None:
         request.session[INVITATION_SESSION_KEY] = invitation.token
@@ -161,7 +163,6 @@ def invitation_open_view(request, token):
         "invitation": invitation,
         "club": invitation.club,
         "error": error,
-        "role_label": Role(invitation.role).label,
         "next": request.path,
     }, status=status)  # fmt: skip
 
