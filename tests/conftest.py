@@ -71,10 +71,11 @@ def english(settings):
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(tmp_path_factory, django_db_modify_db_settings_parallel_suffix):
-    """(After pytest-django's own change: a test database per xdist worker.) SQLite tests use an on-disk database with production's OPTIONS (WAL, ``BEGIN
-    IMMEDIATE``, busy timeout), never the in-memory one: Django shares a single in-memory
-    connection between the live server's request threads, so two phones saving at once in a
-    browser test would interleave on one transaction, which no real set-up does."""
+    """After pytest-django's own change (a test database per xdist worker): SQLite tests use an
+    on-disk database with production's OPTIONS (WAL, ``BEGIN IMMEDIATE``, busy timeout), never
+    the in-memory one: Django shares a single in-memory connection between the live server's
+    request threads, so two phones saving at once in a browser test would interleave on one
+    transaction, which no real set-up does."""
     from django.conf import settings
 
     db = settings.DATABASES["default"]
