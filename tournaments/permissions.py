@@ -10,7 +10,7 @@ from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from .models import Club, Membership, Role
+from .models import Club, Membership, Player, Role
 
 _RANK = {Role.MEMBER: 1, Role.SCOREKEEPER: 2, Role.OWNER: 3}
 
@@ -67,11 +67,15 @@ def require_role(user, club: Club, role: str) -> None:
         raise PermissionDenied
 
 
-def club_for_request(request, club_slug: str, *, role: str | None = None) -> Club:
+def club_for_request(
+    request, club_slug: str, *, role: str | None = None, with_player: bool = False
+) -> Club:
     """The club at ``club_slug`` for this request.
 
     404 when no such club exists or the user may not see it (a private club and an unknown slug
-    answer alike); with ``role``, 403 when the user sees the club but lacks the role.
+    answer alike); with ``role``, 403 when the user sees the club but lacks the role. With
+    ``with_player``, the club's ``reader_player_id`` is the logged-in user's player in the club
+    ("this is me"), read by the same query (None when they have none or are not logged in).
     """
     user = request.user
     clubs = Club.objects.filter(slug=club_slug)
@@ -84,7 +88,15 @@ def club_for_request(request, club_slug: str, *, role: str | None = None) -> Clu
                 .values("role")[:1]
             )
         )
+    if with_player and getattr(user, "is_authenticated", False):
+        clubs = clubs.annotate(
+            reader_player_id=Subquery(
+                Player.objects.filter(club=OuterRef("pk"), user=user).order_by().values("pk")[:1]
+            )
+        )
     club = get_object_or_404(clubs)
+    if with_player and not hasattr(club, "reader_player_id"):
+        club.reader_player_id = None
     if remember:
         roles = getattr(user, "_efuda_roles", None)
         if roles is None:
