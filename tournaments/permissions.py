@@ -6,11 +6,11 @@ tournament, a deal) checks it with ``require_view`` / ``require_role``, which an
 """
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
+from django.db import connection
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from .models import Club, Membership, Role
+from .models import Club, Membership, Player, Role
 
 _RANK = {Role.MEMBER: 1, Role.SCOREKEEPER: 2, Role.OWNER: 3}
 
@@ -67,24 +67,60 @@ def require_role(user, club: Club, role: str) -> None:
         raise PermissionDenied
 
 
-def club_for_request(request, club_slug: str, *, role: str | None = None) -> Club:
+_CLUB_SQL: dict[tuple[bool, bool], str] = {}
+
+
+def _club_sql(role: bool, player: bool) -> str:
+    """The club by its slug with the reader's role in it and (``player``) their player's id:
+    written out once, as the ORM would compile ``Club.objects.annotate(user_role=Subquery(…))``
+    for every request (a millisecond of CPU on every logged-in page)."""
+    key = (role, player)
+    if key not in _CLUB_SQL:
+        q = connection.ops.quote_name
+        columns = ", ".join(f"c.{q(f.column)}" for f in Club._meta.concrete_fields)
+        extra = ""
+        if role:
+            extra += (
+                f", (SELECT m.{q('role')} FROM {q(Membership._meta.db_table)} m"
+                f" WHERE m.{q('club_id')} = c.{q('id')} AND m.{q('user_id')} = %s"
+                f" ORDER BY m.{q('id')} LIMIT 1) AS user_role"
+            )
+        if player:
+            extra += (
+                f", (SELECT p.{q('id')} FROM {q(Player._meta.db_table)} p"
+                f" WHERE p.{q('club_id')} = c.{q('id')} AND p.{q('user_id')} = %s"
+                f" LIMIT 1) AS reader_player_id"
+            )
+        _CLUB_SQL[key] = (
+            f"SELECT {columns}{extra} FROM {q(Club._meta.db_table)} c WHERE c.{q('slug')} = %s"
+        )
+    return _CLUB_SQL[key]
+
+
+def club_for_request(
+    request, club_slug: str, *, role: str | None = None, with_player: bool = False
+) -> Club:
     """The club at ``club_slug`` for this request.
 
     404 when no such club exists or the user may not see it (a private club and an unknown slug
-    answer alike); with ``role``, 403 when the user sees the club but lacks the role.
+    answer alike); with ``role``, 403 when the user sees the club but lacks the role. With
+    ``with_player``, the club's ``reader_player_id`` is the logged-in user's player in the club
+    ("this is me"), read by the same query (None when they have none or are not logged in).
     """
     user = request.user
-    clubs = Club.objects.filter(slug=club_slug)
     remember = getattr(user, "is_authenticated", False) and not user.is_superuser
-    if remember:  # the user's role comes with the club: one query, not two
-        clubs = clubs.annotate(
-            user_role=Subquery(
-                Membership.objects.filter(club=OuterRef("pk"), user=user)
-                .order_by("pk")
-                .values("role")[:1]
-            )
-        )
-    club = get_object_or_404(clubs)
+    player = with_player and getattr(user, "is_authenticated", False)
+    if remember or player:  # the user's role comes with the club: one query, not two
+        found = list(Club.objects.raw(_club_sql(remember, player), [
+            *([user.pk] if remember else []), *([user.pk] if player else []), club_slug,
+        ]))  # fmt: skip
+        if not found:
+            raise Http404
+        club = found[0]
+    else:
+        club = get_object_or_404(Club.objects.filter(slug=club_slug))
+    if with_player and not hasattr(club, "reader_player_id"):
+        club.reader_player_id = None
     if remember:
         roles = getattr(user, "_efuda_roles", None)
         if roles is None:

@@ -110,10 +110,13 @@ def test_a_second_read_costs_the_reader_and_the_club_only(club):
         # the session, the user, the club with the reader's role: nothing of the page itself
         assert len(ctx.captured_queries) == 3, (name, [q["sql"] for q in ctx.captured_queries])
         assert section(second, "<main") == section(first, "<main")
-    page(aki, "club_home", club)
+    first = page(aki, "club_home", club)
     with CaptureQueriesContext(connection) as ctx:
-        page(aki, "club_home", club)
-    assert len(ctx.captured_queries) == 4  # and which player the reader is (my standing)
+        second = page(aki, "club_home", club)
+    # which player the reader is comes with the club; "my standing" is kept rendered
+    assert len(ctx.captured_queries) == 3, [q["sql"] for q in ctx.captured_queries]
+    assert section(second, "<main") == section(first, "<main")
+    assert "太郎" in my_standing(second)
 
 
 def test_each_language_keeps_its_own_copy(club):
@@ -183,7 +186,8 @@ def test_a_private_clubs_members_get_its_pages_and_nobody_else(club):
             assert reader(club, other).get(url).status_code == 404
 
 
-def test_frozen_standings_are_kept_apart_for_the_tournaments_staff(club):
+def frozen_tournament(club):
+    """A public tournament of two rounds, the first finished, standings frozen after it."""
     t = svc.tournament_create(
         club=club["club"], name="公開大会", date=TODAY, ruleset=club["nap_rules"],
         rounds_planned=2, is_public=True, seed=3,
@@ -201,6 +205,11 @@ def test_frozen_standings_are_kept_apart_for_the_tournaments_staff(club):
         if number == 1:
             svc.round_finish(rnd=rnd)
             svc.tournament_freeze_set(tournament=t, hidden_rounds=1)
+    return t
+
+
+def test_frozen_standings_are_kept_apart_for_the_tournaments_staff(club):
+    t = frozen_tournament(club)
     url = reverse("tournament_standings", args=[t.pk])
     staff_first = reader(club, "kei", "en").get(url).content.decode()
     assert "shown to staff only" in staff_first
@@ -304,3 +313,51 @@ def test_what_is_not_the_clubs_is_404_for_everyone(club):
             reverse("player_detail", args=[slug, 987654]),
         ):
             assert reader(club, name).get(target).status_code == 404, (name, target)
+
+
+def test_tournament_standings_cost_three_queries_and_extra_staff_is_asked_each_time(club):
+    """The tournament comes with the reader's role and whether they are its extra staff (one
+    query); becoming extra staff, or no longer being it, shows at the next read."""
+    t = frozen_tournament(club)
+    url = reverse("tournament_standings", args=[t.pk])
+    for name in ("aki", "kei", "out"):
+        client = reader(club, name, "en")
+        first = client.get(url).content.decode()
+        with CaptureQueriesContext(connection) as ctx:
+            second = client.get(url).content.decode()
+        # the session, the user, the tournament with its club and the reader's standing
+        assert len(ctx.captured_queries) == 3, (name, [q["sql"] for q in ctx.captured_queries])
+        assert section(second, "<main") == section(first, "<main")
+    aki = reader(club, "aki", "en")
+    assert "shown to staff only" not in aki.get(url).content.decode()
+    svc.tournament_staff_add(tournament=t, who="aki-user")
+    assert "shown to staff only" in aki.get(url).content.decode()
+    assert "shown to staff only" not in reader(club, "ben", "en").get(url).content.decode()
+    svc.tournament_staff_remove(tournament=t, member=club["people"]["aki"])
+    assert "shown to staff only" not in aki.get(url).content.decode()
+    # extra staff who left the club are no staff: the role is read with the tournament too
+    svc.tournament_staff_add(tournament=t, who="ben-user")
+    assert "shown to staff only" in reader(club, "ben", "en").get(url).content.decode()
+    from tournaments.models import Membership
+    from tournaments.services.members import member_remove
+
+    member_remove(membership=Membership.objects.get(club=club["club"], user=club["people"]["ben"]))
+    assert "shown to staff only" not in reader(club, "ben", "en").get(url).content.decode()
+
+
+def test_my_standing_kept_per_player_follows_a_new_claim(club):
+    """ "My standing" is kept rendered per player: a member who becomes another player's
+    account gets that player's box, and the first player's box is never shown to them."""
+    own = club["people"]["own"]
+    taro, watanabe, *_ = club["players"]
+    newcomer = factories.UserFactory(username="new-user")
+    membership_set(club=club["club"], user=newcomer, role=Role.MEMBER)
+    aki_home = page(reader(club, "aki"), "club_home", club)
+    assert "太郎" in my_standing(aki_home)
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    client.force_login(newcomer)
+    assert my_standing(page(client, "club_home", club)) == ""  # no player yet
+    claim_confirm(claim=player_claim(club=club["club"], user=newcomer, player=watanabe), by=own)
+    box = my_standing(page(client, "club_home", club))
+    assert watanabe.name in box and "太郎" not in box
+    assert my_standing(page(reader(club, "aki"), "club_home", club)) == my_standing(aki_home)

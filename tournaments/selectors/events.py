@@ -7,7 +7,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, Subquery
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from .. import ranking
@@ -37,6 +38,38 @@ TIEBREAKS = ranking.TOURNAMENT_TIEBREAKS  # documented in docs/tournaments.md
 # --- access ----------------------------------------------------------------------------------
 
 
+def tournament_for_reader(*, tournament_id: int, user) -> Tournament:
+    """The tournament (with its club and rule set) for one request, 404 when there is none.
+    For a logged-in user the same query brings their role in the club and whether they are
+    among the tournament's extra staff (what ``can_see`` and ``is_staff`` ask next): one query
+    instead of three on every tournament page. Both are read at every request, as before."""
+    qs = Tournament.objects.select_related("club", "ruleset")
+    remember = getattr(user, "is_authenticated", False) and not user.is_superuser
+    if remember:
+        qs = qs.annotate(
+            reader_role=Subquery(
+                Membership.objects.filter(club=OuterRef("club_id"), user=user)
+                .order_by("pk")
+                .values("role")[:1]
+            ),
+            reader_extra_staff=Exists(
+                Tournament.extra_staff.through.objects.filter(tournament=OuterRef("pk"), user=user)
+            ),
+        )
+    tournament = get_object_or_404(qs, pk=tournament_id)
+    if remember:
+        roles = getattr(user, "_efuda_roles", None)
+        if roles is None:
+            roles = user._efuda_roles = {}
+        roles.setdefault(tournament.club_id, tournament.reader_role)
+        # Kept on this request's user, as its roles are: is_staff and deal_visibility ask it.
+        staffed = getattr(user, "_efuda_extra_staff", None)
+        if staffed is None:
+            staffed = user._efuda_extra_staff = {}
+        staffed[tournament.pk] = tournament.reader_extra_staff
+    return tournament
+
+
 def is_staff(user, tournament: Tournament) -> bool:
     """Club scorekeepers and owners, and the tournament's extra staff while they are members
     of the club. Read from the memberships at every request: leaving the club (or a removal
@@ -45,10 +78,12 @@ def is_staff(user, tournament: Tournament) -> bool:
         return False
     if has_role(user, tournament.club, Role.SCOREKEEPER):
         return True
-    return (
-        has_role(user, tournament.club, Role.MEMBER)
-        and tournament.extra_staff.filter(pk=user.pk).exists()
-    )
+    if not has_role(user, tournament.club, Role.MEMBER):
+        return False
+    known = getattr(user, "_efuda_extra_staff", {})  # read with the tournament
+    if tournament.pk in known:
+        return known[tournament.pk]
+    return tournament.extra_staff.filter(pk=user.pk).exists()
 
 
 def is_creator(user, tournament: Tournament) -> bool:

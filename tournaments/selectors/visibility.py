@@ -150,6 +150,9 @@ def _staffed(user, tournament_ids: list[int]) -> set[int]:
     """Which of these tournaments ``user`` is extra staff of."""
     if not tournament_ids or not getattr(user, "is_authenticated", False):
         return set()
+    known = getattr(user, "_efuda_extra_staff", {})  # this request's, read with a tournament
+    if all(t in known for t in tournament_ids):
+        return {t for t in tournament_ids if known[t]}
     through = Tournament.extra_staff.through
     return set(
         through.objects.filter(tournament_id__in=tournament_ids, user_id=user.pk).values_list(

@@ -13,7 +13,8 @@ and whose view it is (:func:`reader_view`).
   page from the cache (:func:`cached_page`). Only the CSRF token differs between two of them:
   the page is rendered with a placeholder and each response carries its own visitor's token.
 - **Everyone else** gets a page rendered for them, cheaply: their own parts (the header with
-  their name, "my standing", the tools of their role) per request, and the parts every reader
+  their name, the tools of their role) per request ("my standing" is kept rendered per player
+  under the page's key: :meth:`SharedParts.value`), and the parts every reader
   with the same view shares (tables, charts, lists) from the cache. A template marks those
   parts ``{% shared "name" [variable …] %} … {% endshared %}`` and the view hands the page a
   :class:`SharedParts`, which builds what they show only when one of them is not in the cache.

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from .. import charts
 from ..models import Club, Game, Player, Role
 from ..permissions import can_record, club_for_request, club_role, has_role
-from ..selectors.accounts import club_tools, my_pending_claim, my_player, my_summary
+from ..selectors.accounts import club_tools, my_pending_claim, my_summary
 from ..selectors.clubs import club_home
 from ..selectors.players import player_stats
 from ..selectors.ratings import rating_curves, ratings_page
@@ -54,7 +56,7 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
 @require_safe
 @cached_page
 def club_home_view(request, club_slug: str):
-    club = club_for_request(request, club_slug)
+    club = club_for_request(request, club_slug, with_player=True)
     today = timezone.localdate()
     visibility = deal_visibility(club=club, user=request.user)
 
@@ -76,19 +78,26 @@ def club_home_view(request, club_slug: str):
 
     parts = SharedParts(request, club, shared, visibility=visibility)
     # "My standing" for a logged-in member linked to a player (never in the anonymous cache):
-    # the figures follow from the club's records and what the reader may see of them, so they
-    # are kept per player under this page's key (version, view).
+    # what it shows follows from the club's records, what the reader may see of them and the
+    # player alone, so the box is kept rendered per player under this page's key (version,
+    # language, day, view). The player's id comes with the club's row (one query, not two).
     is_member = has_role(request.user, club, Role.MEMBER)
-    player = my_player(club=club, user=request.user) if is_member else None
-    me = (
-        parts.value(
-            "me",
-            lambda: my_summary(club=club, player=player, visibility=visibility, today=today),
-            player.pk,
+    player_id = club.reader_player_id if is_member else None
+
+    def my_standing_box():
+        player = Player.objects.get(pk=player_id, club=club)
+        me = my_summary(club=club, player=player, visibility=visibility, today=today)
+        return render_to_string(
+            "tournaments/accounts/_me_summary.html",
+            {
+                "club": club,
+                "me": me,
+                "me_rows": [
+                    (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
+                ],
+            },
         )
-        if player
-        else None
-    )
+
     return render(
         request,
         "tournaments/public/club_home.html",
@@ -99,14 +108,11 @@ def club_home_view(request, club_slug: str):
             # The tools of an owner or a scorekeeper (what waits for an owner, counted).
             "tools": club_tools(club=club, role=club_role(request.user, club)),
             # "my standing" for a logged-in member linked to a player of the club
-            "me": me,
+            "my_standing": mark_safe(parts.value("my-standing", my_standing_box, player_id))  # noqa: S308 - our template
+            if player_id
+            else None,
             # a "this is me" waiting for an owner: said, not asked again
-            "pending_claim": None if player else my_pending_claim(club=club, user=request.user),
-            "me_rows": [
-                (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
-            ]
-            if me
-            else [],
+            "pending_claim": None if player_id else my_pending_claim(club=club, user=request.user),
             "is_member": is_member,
         },
     )

@@ -103,9 +103,7 @@ def pin_entry(request, tournament: Tournament) -> TournamentEntry | None:
 
 
 def visible(request, tournament_id: int):
-    tournament = get_object_or_404(
-        Tournament.objects.select_related("club", "ruleset"), pk=tournament_id
-    )
+    tournament = sel.tournament_for_reader(tournament_id=tournament_id, user=request.user)
     entry = pin_entry(request, tournament)
     if not sel.can_see(request.user, tournament, entry):
         raise Http404
