@@ -11,6 +11,7 @@ from django.urls import reverse
 from core.errors import EfudaError
 from tests import factories
 from tests.events.conftest import napoleon_win
+from tests.views.helpers import napoleon_fields
 from tournaments.models import ConfirmationState, Deal, DealConfirmation
 from tournaments.selectors import events as sel
 from tournaments.services import deals as deal_services
@@ -22,15 +23,7 @@ pytestmark = pytest.mark.django_db
 def edit_post(seats, deal, **changes):
     """The entry form's POST for ``napoleon_win(seats)`` as an edit of ``deal``."""
     data = {
-        "seats": seats,
-        "napoleon": seats[0],
-        "bid": 13,
-        "trump": "S",
-        "called_suit": "S",
-        "called_rank": "A",
-        "adjutant": seats[1],
-        "honours": 14,
-        "discarded": 0,
+        **napoleon_fields(seats),
         "version": deal.version,
         "action": "save",
     }

@@ -169,3 +169,10 @@ def run_threads(n, target):
 # timeout (20 s) or until the holder let go, which the tests hold open. Half the busy timeout
 # separates the two however busy the machine is; no test asserts how fast anything runs.
 WAITED_FOR_A_LOCK = 10.0
+
+
+def hit_all_methods(client, url: str) -> None:
+    """GET and POST ``url``: anything but a server error (a 500) is an answer."""
+    for method in (client.get, client.post):
+        response = method(url)
+        assert response.status_code < 500, (method.__name__, url, response.status_code)

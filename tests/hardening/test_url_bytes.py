@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.hardening.helpers import hit_all_methods as _hit
 from tests.hardening.urls import all_routes, build_world
 
 pytestmark = pytest.mark.django_db
@@ -52,12 +53,6 @@ def _fill(route, values: dict[str, bytes], objects: dict) -> str:
         return quote(str(value[0] if isinstance(value, list) else value))
 
     return "/" + _PARAM.sub(one, route.route).lstrip("^")
-
-
-def _hit(client, url: str) -> None:
-    for method in (client.get, client.post):
-        response = method(url)
-        assert response.status_code < 500, (method.__name__, url, response.status_code)
 
 
 @pytest.fixture

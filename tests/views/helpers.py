@@ -4,12 +4,10 @@ sends it; tests change one field at a time."""
 import uuid
 
 
-def napoleon_post(players, *, action="save", client_id=None, **changes) -> dict:
-    """Seats are the first five ``players``; the first is Napoleon, the second the adjutant,
-    13 spades, called ♠A, 14 honours. A change to ``None`` leaves the field out (as a form
-    that never sent it); ``client_id`` defaults to a new id, as each form shown gets."""
-    seats = [p.id for p in players[:5]]
-    data = {
+def napoleon_fields(seats: list) -> dict:
+    """The deal's own fields for ``seats`` (five ids): the first is Napoleon, the second the
+    adjutant, 13 spades, called ♠A, 14 honours (a win)."""
+    return {
         "seats": seats,
         "napoleon": seats[0],
         "bid": 13,
@@ -19,6 +17,16 @@ def napoleon_post(players, *, action="save", client_id=None, **changes) -> dict:
         "adjutant": seats[1],
         "honours": 14,
         "discarded": 0,
+    }
+
+
+def napoleon_post(players, *, action="save", client_id=None, **changes) -> dict:
+    """Seats are the first five ``players``; the first is Napoleon, the second the adjutant,
+    13 spades, called ♠A, 14 honours. A change to ``None`` leaves the field out (as a form
+    that never sent it); ``client_id`` defaults to a new id, as each form shown gets."""
+    seats = [p.id for p in players[:5]]
+    data = {
+        **napoleon_fields(seats),
         "client_id": str(client_id if client_id is not None else uuid.uuid4()),
         "action": action,
     }
