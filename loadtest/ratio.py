@@ -9,14 +9,18 @@
    default 2) on 127.0.0.1.
 3. Runs ApacheBench (``ab``, Debian's apache2-utils) at ``--concurrency`` (default 20) against
    the login page (a plain Django page: the ceiling of this stack on this machine) and each
-   read page in turn, ``--rounds`` times, interleaved so a burst of load elsewhere falls on
-   every page alike. Each page is read by a visitor who is not logged in, as the public is, and
-   by a logged-in member of the club who is one of its players (their club home shows "my
+   read page in turn, ``--rounds`` times, with the login page measured again between every
+   two pages: each page's ratio is taken against the two login runs around it (their mean),
+   so a change in the machine's speed during the run (other work, a virtual machine's
+   neighbours) falls on the page and its ceiling alike, and the median of those ratios over
+   the rounds is reported. Each page is read by a visitor who is not logged in, as the public
+   is, and by a logged-in member of the club who is one of its players (their club home shows "my
    standing"); the club home, standings, player and session pages also by a scorekeeper (the
    session page with its edit buttons). The logged-in readers send the session cookie of a
    real login through the login form.
 4. Prints requests a second per page and reader (median over the rounds), its ratio to the
-   login page, failed requests, and writes everything as JSON.
+   login page (median of the bracketed ratios), failed requests, and writes everything as
+   JSON, with the machine's load average before and after.
 
 Both the load generator and the server share the machine, so absolute figures are a floor; the
 ratios are what compare.
@@ -94,6 +98,8 @@ def ab(url: str, *, requests: int, concurrency: int, cookie: str = "") -> dict:
     }
 
 
+LOGIN = "login (ceiling)"
+
 # The pages a scorekeeper is measured on (the member reads them all).
 SCOREKEEPER_PAGES = ("club home", "standings", "player", "session")
 
@@ -161,38 +167,54 @@ def main(argv=None) -> int:
         "member": login_cookie(server, world["member"]["username"], world["member"]["password"]),
         "scorekeeper": login_cookie(server, keeper["username"], keeper["password"]),
     }
-    targets: dict[str, tuple[str, str]] = {"login (ceiling)": ("/accounts/login/", "")}
+    targets: dict[str, tuple[str, str]] = {LOGIN: ("/accounts/login/", "")}
     for reader, cookie in readers.items():
         for name, path in pages.items():
             if reader == "scorekeeper" and name not in SCOREKEEPER_PAGES:
                 continue
             targets[name if reader == "visitor" else f"{name} · {reader}"] = (path, cookie)
     rates: dict[str, list[float]] = {name: [] for name in targets}
+    ratios: dict[str, list[float]] = {name: [] for name in targets}
     failed: dict[str, int] = dict.fromkeys(targets, 0)
+    load_before = machine()
     try:
         base = f"http://127.0.0.1:{server.port}"
+
+        def run(name: str) -> float:
+            path, cookie = targets[name]
+            got = ab(
+                base + path, requests=args.requests, concurrency=args.concurrency, cookie=cookie
+            )
+            rates[name].append(got["rps"])
+            failed[name] += got["failed"] + (args.requests - got["complete"])
+            return got["rps"]
+
         for path, cookie in targets.values():  # warm every worker's caches and the page cache
             ab(base + path, requests=50, concurrency=4, cookie=cookie)
         for _ in range(args.rounds):
-            for name, (path, cookie) in targets.items():
-                got = ab(
-                    base + path, requests=args.requests, concurrency=args.concurrency, cookie=cookie
-                )
-                rates[name].append(got["rps"])
-                failed[name] += got["failed"] + (args.requests - got["complete"])
+            before = run(LOGIN)
+            for name in targets:
+                if name == LOGIN:
+                    continue
+                page = run(name)
+                after = run(LOGIN)
+                ceiling = (before + after) / 2
+                ratios[name].append(page / ceiling if ceiling else 0.0)
+                before = after
     finally:
         server.stop()
-    ceiling = statistics.median(rates["login (ceiling)"])
+    ratios[LOGIN] = [1.0]
     result = {
         "config": {k: v for k, v in vars(args).items() if k != "json"} | {"json": str(args.json)},
-        "machine": machine(),
+        "machine": {"before": load_before, "after": machine()},
         "pages": {
             name: {
                 "path": targets[name][0],
                 "logged_in": bool(targets[name][1]),
                 "rps_median": round(statistics.median(values), 1),
                 "rps_runs": values,
-                "ratio_to_login": round(statistics.median(values) / ceiling, 2) if ceiling else 0,
+                "ratio_to_login": round(statistics.median(ratios[name]), 2),
+                "ratio_runs": [round(r, 3) for r in ratios[name]],
                 "failed": failed[name],
             }
             for name, values in rates.items()
@@ -201,6 +223,8 @@ def main(argv=None) -> int:
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
     print(f"\nread-only load: ab -c {args.concurrency}, {args.requests} requests × {args.rounds}")
+    after = result["machine"]["after"]
+    print(f"load average before {load_before['load_average']}, after {after['load_average']}")
     print(f"{'page':<36}{'req/s':>9}{'ratio':>8}{'failed':>8}")
     for name, page in result["pages"].items():
         print(f"{name:<36}{page['rps_median']:>9}{page['ratio_to_login']:>8}{page['failed']:>8}")

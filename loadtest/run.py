@@ -275,6 +275,7 @@ def machine() -> dict:
         "os": platform.platform(),
         "python": platform.python_version(),
         "psql": pg,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
 

@@ -10,7 +10,7 @@ from django.db import connection
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from .models import Club, Membership, Player, Role
+from .models import ClaimStatus, Club, Membership, Player, PlayerClaim, Role
 
 _RANK = {Role.MEMBER: 1, Role.SCOREKEEPER: 2, Role.OWNER: 3}
 
@@ -71,9 +71,10 @@ _CLUB_SQL: dict[tuple[bool, bool], str] = {}
 
 
 def _club_sql(role: bool, player: bool) -> str:
-    """The club by its slug with the reader's role in it and (``player``) their player's id:
-    written out once, as the ORM would compile ``Club.objects.annotate(user_role=Subquery(…))``
-    for every request (a millisecond of CPU on every logged-in page)."""
+    """The club by its slug with the reader's role in it and (``player``) their player's id and
+    the name of the player their "this is me" waiting for an owner names: written out once, as
+    the ORM would compile ``Club.objects.annotate(user_role=Subquery(…))`` for every request (a
+    millisecond of CPU on every logged-in page)."""
     key = (role, player)
     if key not in _CLUB_SQL:
         q = connection.ops.quote_name
@@ -90,6 +91,11 @@ def _club_sql(role: bool, player: bool) -> str:
                 f", (SELECT p.{q('id')} FROM {q(Player._meta.db_table)} p"
                 f" WHERE p.{q('club_id')} = c.{q('id')} AND p.{q('user_id')} = %s"
                 f" LIMIT 1) AS reader_player_id"
+                f", (SELECT cp.{q('name')} FROM {q(PlayerClaim._meta.db_table)} pc"
+                f" JOIN {q(Player._meta.db_table)} cp ON cp.{q('id')} = pc.{q('player_id')}"
+                f" WHERE pc.{q('club_id')} = c.{q('id')} AND pc.{q('user_id')} = %s"
+                f" AND pc.{q('status')} = '{ClaimStatus.PENDING.value}'"
+                f" ORDER BY pc.{q('id')} LIMIT 1) AS reader_claim_name"
             )
         _CLUB_SQL[key] = (
             f"SELECT {columns}{extra} FROM {q(Club._meta.db_table)} c WHERE c.{q('slug')} = %s"
@@ -105,14 +111,15 @@ def club_for_request(
     404 when no such club exists or the user may not see it (a private club and an unknown slug
     answer alike); with ``role``, 403 when the user sees the club but lacks the role. With
     ``with_player``, the club's ``reader_player_id`` is the logged-in user's player in the club
-    ("this is me"), read by the same query (None when they have none or are not logged in).
+    ("this is me") and ``reader_claim_name`` the name of the player their claim waiting for an
+    owner names, both read by the same query (None when they have none or are not logged in).
     """
     user = request.user
     remember = getattr(user, "is_authenticated", False) and not user.is_superuser
     player = with_player and getattr(user, "is_authenticated", False)
     if remember or player:  # the user's role comes with the club: one query, not two
         found = list(Club.objects.raw(_club_sql(remember, player), [
-            *([user.pk] if remember else []), *([user.pk] if player else []), club_slug,
+            *([user.pk] if remember else []), *([user.pk] * 2 if player else []), club_slug,
         ]))  # fmt: skip
         if not found:
             raise Http404
@@ -120,7 +127,7 @@ def club_for_request(
     else:
         club = get_object_or_404(Club.objects.filter(slug=club_slug))
     if with_player and not hasattr(club, "reader_player_id"):
-        club.reader_player_id = None
+        club.reader_player_id = club.reader_claim_name = None
     if remember:
         roles = getattr(user, "_efuda_roles", None)
         if roles is None:

@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
+# Django's database sessions, read with one SQL statement written out once (config/sessions.py).
+SESSION_ENGINE = "config.sessions"
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",

@@ -361,3 +361,37 @@ def test_my_standing_kept_per_player_follows_a_new_claim(club):
     box = my_standing(page(client, "club_home", club))
     assert watanabe.name in box and "太郎" not in box
     assert my_standing(page(reader(club, "aki"), "club_home", club)) == my_standing(aki_home)
+
+
+def my_claim(html: str) -> str:
+    found = re.search(r'<p class="card waiting" id="my-claim">.*?</p>', html, re.S)
+    return found.group(0) if found else ""
+
+
+def test_a_claim_waiting_for_an_owner_comes_with_the_club_and_stays_the_readers_own(club):
+    """A member who said "this is me" and waits for an owner is told so on the club home: the
+    claimed player's name is read with the club (no query of its own), and no other reader —
+    another member without a player, the scorekeeper — is ever shown it."""
+    from tournaments.services.claims import claim_reject
+
+    _taro, watanabe, *_ = club["players"]
+    waiting, other = (factories.UserFactory(username=n) for n in ("wait-user", "other-user"))
+    for user in (waiting, other):
+        membership_set(club=club["club"], user=user, role=Role.MEMBER)
+    claim = player_claim(club=club["club"], user=waiting, player=watanabe)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(waiting)
+    first = page(client, "club_home", club)
+    assert watanabe.name in my_claim(first) and "waiting for an owner" in my_claim(first)
+    with CaptureQueriesContext(connection) as ctx:
+        second = page(client, "club_home", club)
+    # the session, the user, the club with the reader's role, player and waiting claim
+    assert len(ctx.captured_queries) == 3, [q["sql"] for q in ctx.captured_queries]
+    assert my_claim(second) == my_claim(first)
+    someone = Client(HTTP_ACCEPT_LANGUAGE="en")
+    someone.force_login(other)
+    assert my_claim(page(someone, "club_home", club)) == ""
+    assert my_claim(page(reader(club, "kei", "en"), "club_home", club)) == ""
+    assert my_claim(page(reader(club, "aki", "en"), "club_home", club)) == ""  # has a player
+    claim_reject(claim=claim, by=club["people"]["own"])
+    assert my_claim(page(client, "club_home", club)) == ""

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 from .. import charts
 from ..models import Club, Game, Player, Role
 from ..permissions import can_record, club_for_request, club_role, has_role
-from ..selectors.accounts import club_tools, my_pending_claim, my_summary
+from ..selectors.accounts import club_tools, my_summary
 from ..selectors.clubs import club_home
 from ..selectors.players import player_stats
 from ..selectors.ratings import rating_curves, ratings_page
@@ -111,8 +111,8 @@ def club_home_view(request, club_slug: str):
             "my_standing": mark_safe(parts.value("my-standing", my_standing_box, player_id))  # noqa: S308 - our template
             if player_id
             else None,
-            # a "this is me" waiting for an owner: said, not asked again
-            "pending_claim": None if player_id else my_pending_claim(club=club, user=request.user),
+            # a "this is me" waiting for an owner: said, not asked again (read with the club)
+            "pending_claim_name": None if player_id else club.reader_claim_name,
             "is_member": is_member,
         },
     )
