@@ -9,17 +9,31 @@ Django's: the same table and rows, the same encoding, creating, saving, cycling 
 (so logging out deletes the row, and a session that is gone or expired is gone for every
 worker and server at once), the same database for the read (the router's), and the same
 answer to a key that is unknown, expired or malformed: no data, and the key is dropped, so
-the next save makes a new one (no session fixation).
+the next save makes a new one (no session fixation). A session saved before config/auth.py
+named the backend that logged its user in by Django's or allauth's own class; it is read as
+naming the same backend under its new name.
 """
 
 from __future__ import annotations
 
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends import db
 from django.db import connections, router
 from django.utils import timezone
 
+from .auth import RENAMED
+
 
 class SessionStore(db.SessionStore):
+    def load(self):
+        data = super().load()
+        # A login made before config/auth.py names Django's or allauth's backend: the same
+        # backend now, under its new name (stored so when the session is next saved).
+        renamed = RENAMED.get(data.get(BACKEND_SESSION_KEY))
+        if renamed:
+            data[BACKEND_SESSION_KEY] = renamed
+        return data
+
     def _get_session_from_db(self):
         key = self.session_key  # None when the cookie's value is not a valid key
         row = None

@@ -91,11 +91,13 @@ MIDDLEWARE = [
 # Django's database sessions, read with one SQL statement written out once (config/sessions.py).
 SESSION_ENGINE = "config.sessions"
 
+# Django's and allauth's backends, reading the logged-in user with one SQL statement written
+# out once (config/auth.py); logging in is theirs, unchanged.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "config.auth.ModelBackend",
     # Log in by user name or e-mail address (allauth); axes above still counts every failure.
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "config.auth.AuthenticationBackend",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -1,10 +1,12 @@
-"""The session store (config/sessions.py) reads a session with one SQL statement written out
-once; everything it answers is what Django's own database store answers for the same rows."""
+"""The session store (config/sessions.py) and the backends' ``get_user`` (config/auth.py) read
+a session and its user with one SQL statement each, written out once; everything they answer is
+what Django's own store and backends answer for the same rows."""
 
 import datetime
+import re
 
 import pytest
-from django.contrib.auth import SESSION_KEY
+from django.contrib.auth import BACKEND_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DjangoStore
 from django.contrib.sessions.models import Session
 from django.db import connection
@@ -15,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
+from config.auth import RENAMED, user_by_id
 from config.sessions import SessionStore
 from tests import factories
 
@@ -80,3 +83,76 @@ class SameAnswersAsDjangosStore(TestCase):
         ours, django = SessionStore(asked), DjangoStore(asked)
         assert ours.load() == django.load()
         assert ours.session_key == django.session_key
+
+
+# --- who is logged in (config/auth.py) -------------------------------------------------------
+
+
+def logged_in_as(client) -> str | None:
+    """The user name the page's header shows, or None for a visitor."""
+    body = client.get("/").content.decode()
+    found = re.search(r'<a class="who" href="[^"]*"><bdi>([^<]+)</bdi>', body)
+    return found.group(1) if found else None
+
+
+@pytest.mark.parametrize("login", ["kaoru", "kaoru@example.org"])
+def test_logging_in_by_name_or_address_goes_through_efudas_backends(login):
+    factories.UserFactory(username="kaoru", email="kaoru@example.org", password="pw-kaoru-2026")
+    client = Client()
+    response = client.post("/accounts/login/", {"login": login, "password": "pw-kaoru-2026"})
+    assert response.status_code == 302
+    session = SessionStore(client.cookies["sessionid"].value).load()
+    assert session[BACKEND_SESSION_KEY] in settings_backends()
+    assert session[BACKEND_SESSION_KEY].startswith("config.auth.")
+    assert logged_in_as(client) == "kaoru"
+
+
+def settings_backends():
+    from django.conf import settings as django_settings
+
+    return django_settings.AUTHENTICATION_BACKENDS
+
+
+@pytest.mark.parametrize("old", sorted(RENAMED))
+def test_a_session_from_before_the_backends_keeps_its_login(old):
+    user = factories.UserFactory(username="before")
+    client = Client()
+    client.force_login(user)
+    key = client.cookies["sessionid"].value
+    store = DjangoStore(key)
+    data = store.load()
+    data[BACKEND_SESSION_KEY] = old  # as Django's own login stored it before config/auth.py
+    Session.objects.filter(session_key=key).update(session_data=store.encode(data))
+    assert logged_in_as(client) == "before"
+    assert SessionStore(key).load()[BACKEND_SESSION_KEY] == RENAMED[old]
+
+
+@pytest.mark.parametrize("change", ["deactivated", "deleted", "new password"])
+def test_the_user_read_once_still_ends_a_login_that_must_end(change):
+    user = factories.UserFactory(username="ending", password="old-pass-2026")
+    client = Client()
+    client.force_login(user)
+    assert logged_in_as(client) == "ending"
+    if change == "deactivated":
+        type(user).objects.filter(pk=user.pk).update(is_active=False)
+    elif change == "deleted":
+        user.delete()
+    else:
+        user.set_password("new-pass-2026")
+        user.save()
+    assert logged_in_as(client) is None
+
+
+def test_the_user_is_read_with_one_query_and_is_the_orms_user():
+    user = factories.UserFactory(username="same", email="same@example.org")
+    type(user).objects.filter(pk=user.pk).update(
+        last_login=timezone.now() - datetime.timedelta(days=3), is_staff=True
+    )
+    orm = type(user).objects.get(pk=user.pk)
+    with CaptureQueriesContext(connection) as ctx:
+        ours = user_by_id(user.pk)
+    assert len(ctx.captured_queries) == 1
+    fields = [f.attname for f in type(user)._meta.concrete_fields]
+    assert [getattr(ours, f) for f in fields] == [getattr(orm, f) for f in fields]
+    assert ours.last_login.tzinfo is not None and not ours._state.adding
+    assert user_by_id(user.pk + 1000) is None

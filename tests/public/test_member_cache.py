@@ -157,6 +157,9 @@ def test_a_scorekeepers_buttons_post_with_their_own_token(club):
     action = reverse("deal_delete", args=[club["club"].slug, deal.pk])
     form = section(html, f'action="{action}"', "</form>")
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+    # One masked token in the whole page: the header's forms and the kept parts' buttons.
+    every = re.findall(r'(?:name="csrfmiddlewaretoken" value=|"X-CSRFToken": )"([^"]+)"', html)
+    assert len(every) > 3 and set(every) == {token}
     kei.handler.enforce_csrf_checks = True
     response = kei.post(action, {"csrfmiddlewaretoken": token})
     assert response.status_code == 302

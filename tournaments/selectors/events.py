@@ -12,6 +12,8 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
+from config.rows import model_from_row
+
 from .. import ranking
 from ..models import (
     Adjustment,
@@ -77,19 +79,6 @@ def _tournament_sql(conn, remember: bool) -> str:
     return _TOURNAMENT_SQL[key]
 
 
-def _from_row(model, conn, using: str, values):
-    """A model instance from its columns as the database returned them, converted as the
-    ORM's compiler converts them (the backend's converters, then the field's)."""
-    fields = model._meta.concrete_fields
-    converted = []
-    for f, value in zip(fields, values, strict=True):
-        col = f.get_col(model._meta.db_table)
-        for convert in conn.ops.get_db_converters(col) + f.get_db_converters(conn):
-            value = convert(value, col, conn)
-        converted.append(value)
-    return model.from_db(using, [f.attname for f in fields], converted)
-
-
 def tournament_for_reader(*, tournament_id: int, user) -> Tournament:
     """The tournament (with its club and rule set) for one request, 404 when there is none.
     For a logged-in user the same query brings their role in the club and whether they are
@@ -107,7 +96,7 @@ def tournament_for_reader(*, tournament_id: int, user) -> Tournament:
     parts, start = [], 0
     for model in _JOINED:
         size = len(model._meta.concrete_fields)
-        parts.append(_from_row(model, conn, using, row[start : start + size]))
+        parts.append(model_from_row(model, using, row[start : start + size]))
         start += size
     tournament, club, ruleset = parts
     tournament.club, tournament.ruleset = club, ruleset

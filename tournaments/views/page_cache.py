@@ -39,13 +39,6 @@ changes the key, and the cache never serves what was shown before.
 A shared part that fails only makes this slower: a cache that is down is a miss and the page
 renders uncached (config/cache.py), a replica that is down or fails mid-page leaves the primary
 to render it (config/routers.py).
-
-What a reader may see of a tournament's deals depends on who they are
-(``selectors/visibility.py``); the key names the one audience served here, visitors who are
-not logged in (``ANONYMOUS``). What that audience sees is decided by stored rows only (a
-tournament's privacy, its freeze, its reveal, the rounds started), and every change to those is
-a write that moves the club's data version, so a freeze, a reveal or a round starting changes
-the key: the cache never serves what was shown before.
 """
 
 from __future__ import annotations
@@ -59,14 +52,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from config.routers import reading_replica, replica_failed
 
-from ..context_processors import CSRF_PLACEHOLDER
+from ..context_processors import CSRF_PLACEHOLDER, request_token
 from ..models import Club
 from ..permissions import club_role
 from ..selectors.clubs import club_page_version, replica_caught_up
@@ -176,7 +168,7 @@ def _for_the_cache(club_id: int, version: int, render: Callable, *, again: Calla
 def _with_token(request, response):
     if not response.streaming and CSRF_PLACEHOLDER.encode() in response.content:
         response.content = response.content.replace(
-            CSRF_PLACEHOLDER.encode(), get_token(request).encode()
+            CSRF_PLACEHOLDER.encode(), request_token(request).encode()
         )
     return response
 
