@@ -8,11 +8,60 @@ lock with ``cache.add`` and refuses the request when it cannot; a lost connectio
 refuse every login and sign-up. Here a lost connection counts as the lock taken, so those limits
 let requests through while the cache is away (django-axes, which guards the passwords, keeps its
 counts in the database and goes on counting). See docs/deploy.md, "When a shared part fails".
+
+A hung server (it accepts connections and never answers) would still cost every cache call its
+socket timeout, and a member's page makes several. So the first call that fails (no
+connection, or no answer within the timeout) marks the cache away for this process for
+``CACHE_AWAY_SECONDS`` (5 s): meanwhile no call is sent, each is a miss at once and every page
+renders uncached, as it does with no cache. The first call after that asks the server again:
+back, and the cache is used from then on; still away, and it waits another period. Nothing
+kept depends on a write reaching the cache (every key holds the club's data version), so the
+calls not sent change no page.
 """
 
 from __future__ import annotations
 
+import logging
+import time
+
+from django.conf import settings
 from django_redis.cache import RedisCache, omit_exception
+from redis import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger("efuda.cache")
+
+_clock = time.monotonic  # the tests move it on
+_away_until = 0.0  # the _clock() before which this process does not ask the cache
+
+
+def cache_away() -> bool:
+    """Whether this process is leaving the shared cache alone for now (see module doc)."""
+    return _clock() < _away_until
+
+
+def cache_back() -> None:
+    """Ask the cache again from the next call on (tests; a deployment never needs to)."""
+    global _away_until
+    _away_until = 0.0
+
+
+class GuardedRedis(Redis):
+    """redis-py's client (``REDIS_CLIENT_CLASS``) that sends nothing while the cache is marked
+    away, and marks it away when a command finds no connection or no answer."""
+
+    def execute_command(self, *args, **options):
+        global _away_until
+        if cache_away():
+            raise RedisConnectionError("the cache is marked away (config/cache.py)")
+        try:
+            return super().execute_command(*args, **options)
+        except (RedisConnectionError, RedisTimeoutError) as error:
+            seconds = settings.CACHE_AWAY_SECONDS
+            _away_until = _clock() + seconds
+            logger.warning("the cache did not answer (%s); not asked for %s s", error, seconds)
+            raise
 
 
 class FailOpenRedisCache(RedisCache):

@@ -206,6 +206,9 @@ DATABASE_ROUTERS = ["config.routers.PublicPagesReplicaRouter"]  # without a repl
 # ``pip install -e '.[shared-cache]'``.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHE_SOCKET_TIMEOUT = float(os.environ.get("CACHE_SOCKET_TIMEOUT", "0.5"))
+# After a cache call found no connection or no answer, this process leaves the cache alone for
+# this long (pages render uncached meanwhile), then asks again (config/cache.py).
+CACHE_AWAY_SECONDS = float(os.environ.get("CACHE_AWAY_SECONDS", "5"))
 
 
 def redis_cache(url: str) -> dict:
@@ -217,6 +220,8 @@ def redis_cache(url: str) -> dict:
             "IGNORE_EXCEPTIONS": True,  # a cache that is down is a miss, never a 500
             "SOCKET_CONNECT_TIMEOUT": CACHE_SOCKET_TIMEOUT,
             "SOCKET_TIMEOUT": CACHE_SOCKET_TIMEOUT,
+            # sends nothing for CACHE_AWAY_SECONDS after a call found the server away
+            "REDIS_CLIENT_CLASS": "config.cache.GuardedRedis",
         },
     }
 

@@ -20,6 +20,39 @@ MAIN = b'<main id="main" tabindex="-1">'  # base.html's main, the skip link's ta
 pytestmark = [pytest.mark.shared_parts, pytest.mark.django_db]
 
 
+@pytest.fixture
+def later(monkeypatch):
+    """Moves the cache's clock on by ``seconds`` (config/cache.py marks the cache away for
+    CACHE_AWAY_SECONDS after a call found it away)."""
+    from config import cache as guarded
+
+    offset = [0.0]
+    real = guarded._clock
+    monkeypatch.setattr(guarded, "_clock", lambda: real() + offset[0])
+
+    def move(seconds: float) -> None:
+        offset[0] += seconds
+
+    return move
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Every command sent to the redis server (config.cache.GuardedRedis sends through
+    redis-py's own ``execute_command``)."""
+    from redis import Redis
+
+    commands: list[str] = []
+    real = Redis.execute_command
+
+    def counting(self, *args, **options):
+        commands.append(str(args[0]))
+        return real(self, *args, **options)
+
+    monkeypatch.setattr(Redis, "execute_command", counting)
+    return commands
+
+
 def _standings(client, club):
     return client.get(reverse("standings_all", args=[club.slug, "napoleon"]))
 
@@ -37,7 +70,7 @@ def _uncached(club, settings) -> bytes:
         settings.EFUDA_PAGE_CACHE_SECONDS = 3600
 
 
-def test_pages_render_uncached_and_fresh_while_redis_is_down(shared_cache, settings):
+def test_pages_render_uncached_and_fresh_while_redis_is_down(shared_cache, settings, later):
     club, players, nap, _dai = build_club(public=True)
     client = Client()
     first = _standings(client, club)
@@ -51,7 +84,8 @@ def test_pages_render_uncached_and_fresh_while_redis_is_down(shared_cache, setti
     after = _standings(client, club)
     assert after.status_code == 200 and _main(after) == _uncached(club, settings)
     assert _main(after) != _main(first)
-    shared_cache.start()  # back: the very next read is kept again (no dead time)
+    shared_cache.start()  # back: asked again once the away period is over
+    later(settings.CACHE_AWAY_SECONDS + 0.1)
     assert _standings(client, club).status_code == 200 and shared_cache.keys() == 2
 
 
@@ -73,7 +107,7 @@ def test_redis_stopped_in_the_middle_of_a_request(shared_cache, settings):
     assert response.status_code == 200 and _main(response) == _uncached(club, settings)
 
 
-def test_a_members_pages_render_while_redis_is_down(shared_cache, settings):
+def test_a_members_pages_render_while_redis_is_down(shared_cache, settings, later):
     """A logged-in member's pages keep their shared parts in redis; with redis stopped they are
     rendered for each request (never a 500, never stale), and kept again once it is back."""
     from tournaments.services.claims import claim_confirm, player_claim
@@ -99,7 +133,8 @@ def test_a_members_pages_render_while_redis_is_down(shared_cache, settings):
     assert after.status_code == 200 and _main(after) == _uncached(club, settings)
     assert _main(after) != _main(first)
     assert client.get(home).status_code == 200
-    shared_cache.start()  # back: the member's next reads are kept again
+    shared_cache.start()  # back: the member's next reads are kept again after the away period
+    later(settings.CACHE_AWAY_SECONDS + 0.1)
     assert _standings(client, club).status_code == 200 and client.get(home).status_code == 200
     assert shared_cache.keys() >= kept
 
@@ -115,6 +150,44 @@ def test_a_hung_redis_costs_a_timeout_not_the_request(shared_cache, settings, th
     shared_cache.resume()
     assert not thread.is_alive(), "a request hung on a stopped redis"
     assert answers["r"].status_code == 200 and _main(answers["r"]) == expected
+
+
+def test_a_hung_redis_is_left_alone_for_a_while_then_asked_again(
+    shared_cache, settings, threaded_db, later, sent
+):
+    """The first call that gets no answer marks the cache away for this process: the pages
+    read meanwhile (a visitor's, a member's) send nothing to the hung server and are rendered
+    fresh; once CACHE_AWAY_SECONDS have passed the next call asks again, and a server that
+    answers again is used at once."""
+    from config.cache import cache_away
+
+    owner = factories.UserFactory(username="owner-hung")
+    club, players, nap, _dai = build_club(public=True, owner=owner)
+    client = Client()
+    client.force_login(owner)
+    expected = _uncached(club, settings)
+    shared_cache.pause()  # SIGSTOP: connections are accepted, nothing is answered
+    answers = {}
+    thread = threading.Thread(target=lambda: answers.update(r=_standings(Client(), club)))
+    thread.start()
+    thread.join(timeout=60)
+    assert not thread.is_alive() and answers["r"].status_code == 200
+    assert sent and cache_away()  # one call waited for its timeout
+    sent.clear()
+    deal_record(session=nap, data=napoleon_data([p.id for p in players], n=9), user=None)
+    fresh = _uncached(club, settings)
+    assert fresh != expected
+    for reader in (Client(), client):  # a visitor and a logged-in owner
+        page = _standings(reader, club)
+        assert page.status_code == 200 and _main(page) == fresh
+        assert reader.get(reverse("club_home", args=[club.slug])).status_code == 200
+    assert sent == []  # nothing was sent to the hung server
+    shared_cache.resume()
+    later(settings.CACHE_AWAY_SECONDS - 1)
+    assert _standings(Client(), club).status_code == 200 and sent == []  # still left alone
+    later(1.1)
+    assert _main(_standings(Client(), club)) == fresh and sent  # asked again: it answers
+    assert not cache_away() and shared_cache.keys() >= 1  # and the page is kept again
 
 
 def test_logins_and_sign_up_work_while_redis_is_down_and_axes_still_counts(shared_cache):
