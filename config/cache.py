@@ -32,6 +32,23 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 logger = logging.getLogger("efuda.cache")
 
+
+class CacheAwayError(RedisConnectionError):
+    """A call not sent: the cache is marked away (see module doc)."""
+
+
+class _NotTheCallsNotSent(logging.Filter):
+    """django-redis logs every call it turned into a miss (DJANGO_REDIS_LOGGER is this logger);
+    the calls not sent while the cache is marked away are not worth a traceback each: the one
+    warning that marked it away says it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(getattr(error, "__cause__", None), CacheAwayError)
+
+
+logger.addFilter(_NotTheCallsNotSent())
+
 _clock = time.monotonic  # the tests move it on
 _away_until = 0.0  # the _clock() before which this process does not ask the cache
 
@@ -54,7 +71,7 @@ class GuardedRedis(Redis):
     def execute_command(self, *args, **options):
         global _away_until
         if cache_away():
-            raise RedisConnectionError("the cache is marked away (config/cache.py)")
+            raise CacheAwayError("the cache is marked away (config/cache.py)")
         try:
             return super().execute_command(*args, **options)
         except (RedisConnectionError, RedisTimeoutError) as error:
