@@ -1,9 +1,12 @@
 """factory_boy factories. ``.build()`` makes objects without the database."""
 
+import datetime
+
 import factory
 from django.contrib.auth import get_user_model
 
 from tournaments import models
+from tournaments.services import events
 from tournaments.services.sessions import session_create
 
 
@@ -61,3 +64,20 @@ class ClubRuleSetFactory(factory.django.DjangoModelFactory):
 
 def session(*, club, ruleset, date, table="A"):
     return session_create(club=club, ruleset=ruleset, date=date, table=table)
+
+
+def tournament(*, club, ruleset, entrants: int, seed: int = 7, **kwargs):
+    """A tournament of ``entrants`` checked-in players (選手1 …) on ``ruleset``, dated
+    2026-11-21, drawn with ``seed``: what the tournament tests start from."""
+    made = events.tournament_create(
+        club=club, name="秋の大会", date=datetime.date(2026, 11, 21), ruleset=ruleset,
+        seed=seed, **kwargs,
+    )  # fmt: skip
+    for i in range(1, entrants + 1):
+        events.entry_add(tournament=made, name=f"選手{i}", checked_in=True)
+    return made
+
+
+def started_round(tournament_):
+    """The tournament's first round, drawn and started."""
+    return events.round_start(rnd=events.round_draw(tournament=tournament_))

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import functools
 import gettext
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from core.errors import EfudaError
 from core.messages import Message
@@ -34,3 +37,11 @@ def japanese(item: EfudaError | Message) -> str:
     translated = _catalogue().gettext(text)
     assert translated != text, f"no Japanese translation for {text!r}"
     return translated % params
+
+
+def refusal(call: Callable[[], object]) -> tuple[str, str, str]:
+    """The field, the code and the Japanese sentence of the ``EfudaError`` that ``call()``
+    raises; fails when it raises none."""
+    with pytest.raises(EfudaError) as err:
+        call()
+    return err.value.field, err.value.code, japanese(err.value)

@@ -70,6 +70,17 @@ def require_role(user, club: Club, role: str) -> None:
 _CLUB_SQL: dict[tuple[bool, bool], str] = {}
 
 
+def reader_role_sql(q, club_id: str) -> str:
+    """SQL for the reader's role in the club whose id is the column ``club_id`` (the one
+    parameter: the user's id), as ``club_role`` reads it: the club's and the tournament's
+    queries for one request (here and selectors.events) ask it the same way."""
+    return (
+        f"(SELECT m.{q('role')} FROM {q(Membership._meta.db_table)} m"
+        f" WHERE m.{q('club_id')} = {club_id} AND m.{q('user_id')} = %s"
+        f" ORDER BY m.{q('id')} LIMIT 1)"
+    )
+
+
 def _club_sql(role: bool, player: bool) -> str:
     """The club by its slug with the reader's role in it and (``player``) their player's id and
     the name of the player their "this is me" waiting for an owner names: written out once, as
@@ -81,11 +92,7 @@ def _club_sql(role: bool, player: bool) -> str:
         columns = ", ".join(f"c.{q(f.column)}" for f in Club._meta.concrete_fields)
         extra = ""
         if role:
-            extra += (
-                f", (SELECT m.{q('role')} FROM {q(Membership._meta.db_table)} m"
-                f" WHERE m.{q('club_id')} = c.{q('id')} AND m.{q('user_id')} = %s"
-                f" ORDER BY m.{q('id')} LIMIT 1) AS user_role"
-            )
+            extra += f", {reader_role_sql(q, 'c.' + q('id'))} AS user_role"
         if player:
             extra += (
                 f", (SELECT p.{q('id')} FROM {q(Player._meta.db_table)} p"

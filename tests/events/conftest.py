@@ -1,9 +1,6 @@
-import datetime
-
 import pytest
 
 from tests import factories
-from tournaments.services import events as svc
 
 
 def napoleon_win(seats, *, bid=13):
@@ -30,17 +27,9 @@ def wiki(club):
 @pytest.fixture
 def make_tournament(club, wiki):
     def make(count=10, **kwargs):
-        kwargs.setdefault("seed", 7)
-        t = svc.tournament_create(
-            club=club,
-            name="秋の大会",
-            date=datetime.date(2026, 11, 21),
-            ruleset=kwargs.pop("ruleset", wiki),
-            **kwargs,
+        return factories.tournament(
+            club=club, ruleset=kwargs.pop("ruleset", wiki), entrants=count, **kwargs
         )
-        for i in range(1, count + 1):
-            svc.entry_add(tournament=t, name=f"選手{i}", checked_in=True)
-        return t
 
     return make
 

@@ -22,12 +22,8 @@ from tournaments.services.deals import deal_record
 
 def _table(club):
     wiki = factories.ClubRuleSetFactory(club=club, code="wiki-t", preset="napoleon-wiki")
-    tournament = svc.tournament_create(
-        club=club, name="秋の大会", date=datetime.date(2026, 11, 21), ruleset=wiki, seed=7
-    )
-    for i in range(1, 11):
-        svc.entry_add(tournament=tournament, name=f"選手{i}", checked_in=True)
-    rnd = svc.round_start(rnd=svc.round_draw(tournament=tournament))
+    tournament = factories.tournament(club=club, ruleset=wiki, entrants=10)
+    rnd = factories.started_round(tournament)
     table = rnd.tables.order_by("number").first()
     entries = {e.player_id: e for e in tournament.entries.all()}
     return rnd, table, entries[table.seats[0]]

@@ -74,7 +74,8 @@ class SameAnswersAsDjangosStore(TestCase):
     @settings(max_examples=60, deadline=None)
     @given(
         data=st.dictionaries(st.text(max_size=8), st.integers() | st.text(max_size=8), max_size=4),
-        seconds=st.integers(min_value=-3600, max_value=3600).filter(lambda s: abs(s) > 2),
+        # a minute or more from expiry: the two stores read at the same moment, give or take
+        seconds=st.integers(min_value=-3600, max_value=3600).filter(lambda s: abs(s) >= 60),
         which=st.sampled_from(["stored", "other", "garbage"]),
     )
     def test_load(self, data, seconds, which):

@@ -22,16 +22,16 @@ pytestmark = [pytest.mark.shared_parts, pytest.mark.django_db]
 
 @pytest.fixture
 def later(monkeypatch):
-    """Moves the cache's clock on by ``seconds`` (config/cache.py marks the cache away for
-    CACHE_AWAY_SECONDS after a call found it away)."""
+    """The cache's clock, stopped: only ``later(seconds)`` moves it on (config/cache.py marks
+    the cache away for CACHE_AWAY_SECONDS after a call found it away), so however slowly the
+    machine runs the test, the away period ends when the test says."""
     from config import cache as guarded
 
-    offset = [0.0]
-    real = guarded._clock
-    monkeypatch.setattr(guarded, "_clock", lambda: real() + offset[0])
+    now = [guarded._clock()]
+    monkeypatch.setattr(guarded, "_clock", lambda: now[0])
 
     def move(seconds: float) -> None:
-        offset[0] += seconds
+        now[0] += seconds
 
     return move
 

@@ -8,7 +8,7 @@ from core.errors import EfudaError
 from rules import RuleSet, build_ruleset, daifugo_titles
 from rules.tables import flat_table
 from rules.titles import check_title_points
-from tests.japanese import japanese
+from tests.japanese import japanese, refusal
 
 ROW = {"napoleon": 1, "adjutant": 1, "ally": 1, "solo_napoleon": 3, "solo_ally": 1}
 TABLE = {"4": ROW, "5": {**ROW, "napoleon": 2, "solo_napoleon": 4}}
@@ -77,18 +77,16 @@ TITLES = "daifugo, fugo, heimin, hinmin, daihinmin"
     ],
 )  # fmt: skip
 def test_option_refusals(preset, options, field, code, text):
-    with pytest.raises(EfudaError) as err:
-        build_ruleset(preset, options)
-    assert (err.value.field, err.value.code) == (field, code)
-    assert japanese(err.value) == text
+    assert refusal(lambda: build_ruleset(preset, options)) == (field, code, text)
 
 
 @pytest.mark.parametrize("code", [" ", "", 7])
 def test_a_rule_set_code_must_be_text(code):
-    with pytest.raises(EfudaError) as err:
-        build_ruleset("napoleon-wiki", {}, code=code)
-    assert (err.value.field, err.value.code) == ("code", "invalid_code")
-    assert japanese(err.value) == "ルールにはコードが必要です。"
+    assert refusal(lambda: build_ruleset("napoleon-wiki", {}, code=code)) == (
+        "code",
+        "invalid_code",
+        "ルールにはコードが必要です。",
+    )
 
 
 def test_a_club_code_names_the_rule_set():
@@ -127,10 +125,7 @@ def _napoleon(**changes):
     ],
 )  # fmt: skip
 def test_rule_set_refusals(changes, field, code, text):
-    with pytest.raises(EfudaError) as err:
-        _napoleon(**changes)
-    assert (err.value.field, err.value.code) == (field, code)
-    assert japanese(err.value) == text
+    assert refusal(lambda: _napoleon(**changes)) == (field, code, text)
 
 
 @pytest.mark.parametrize("bids", [(1, 20), (20, 20), (10, 10)])
@@ -140,10 +135,11 @@ def test_any_bid_range_within_1_to_20_is_a_rule_set(bids):
 
 @pytest.mark.parametrize("players", [2, 9, "5", True, None])
 def test_daifugo_is_for_3_to_8_players(players):
-    with pytest.raises(EfudaError) as err:
-        daifugo_titles(players)
-    assert (err.value.field, err.value.code) == ("order", "players_out_of_range")
-    assert japanese(err.value) == f"大富豪は3〜8人で遊びます（{players}人では遊べません）。"
+    assert refusal(lambda: daifugo_titles(players)) == (
+        "order",
+        "players_out_of_range",
+        f"大富豪は3〜8人で遊びます（{players}人では遊べません）。",
+    )
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,6 @@
 with the field it concerns, and nothing is written (issue: entry a tired scorekeeper cannot get
 wrong). The same services serve the entry forms, the CSV import and tournament tables."""
 
-import datetime
-
 import pytest
 
 from core.errors import EfudaError
@@ -164,12 +162,7 @@ def test_a_napoleon_player_of_another_club_is_refused_beside_the_seats(napoleon_
 def _tournament_table(club):
     """A tournament of five on the originator's rules, its first round started: one table."""
     wiki = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
-    t = events.tournament_create(
-        club=club, name="秋の大会", date=datetime.date(2026, 11, 21), ruleset=wiki, seed=7
-    )
-    for i in range(1, 6):
-        events.entry_add(tournament=t, name=f"選手{i}", checked_in=True)
-    rnd = events.round_start(rnd=events.round_draw(tournament=t))
+    rnd = factories.started_round(factories.tournament(club=club, ruleset=wiki, entrants=5))
     return rnd, rnd.tables.get()
 
 

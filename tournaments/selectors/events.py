@@ -32,7 +32,7 @@ from ..models import (
     TournamentRound,
     TournamentTable,
 )
-from ..permissions import has_role
+from ..permissions import has_role, reader_role_sql
 from .visibility import last_round_shown
 
 RANK_SCALE = Decimal(10)  # rank points of a table's winner; the last gets 0, the mean is 5
@@ -64,9 +64,7 @@ def _tournament_sql(conn, remember: bool) -> str:
         if remember:
             staff = Tournament.extra_staff.through._meta.db_table
             extra = (
-                f", (SELECT m.{q('role')} FROM {q(Membership._meta.db_table)} m"
-                f" WHERE m.{q('club_id')} = t.{q('club_id')} AND m.{q('user_id')} = %s"
-                f" ORDER BY m.{q('id')} LIMIT 1)"
+                f", {reader_role_sql(q, 't.' + q('club_id'))}"
                 f", EXISTS (SELECT 1 FROM {q(staff)} s"
                 f" WHERE s.{q('tournament_id')} = t.{q('id')} AND s.{q('user_id')} = %s)"
             )
