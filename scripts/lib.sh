@@ -9,7 +9,7 @@ PY="$VENV/bin/python"
 # faster), a Japanese font for PDFs, gettext for the translation catalogues, Chromium for the
 # browser tests.
 DEBS_RUN="libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-ipaexfont-gothic gettext"
-DEBS_TEST="chromium"
+DEBS_TEST="chromium postgresql"
 
 install_debs() {
   local missing=()
@@ -28,19 +28,21 @@ install_debs() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# Python packages: exactly the versions in requirements.lock (every dependency, the tests' and
+# the shared cache's included, each with its hashes), so a fresh clone installs next month what
+# it installs today. scripts/lock upgrades the lock. A second run only checks the stamp.
 install_python() {
-  local extras="$1"
   if [ ! -x "$PY" ]; then
     python3.11 -m venv "$VENV" 2>/dev/null || python3 -m venv "$VENV"
   fi
-  local stamp="$VENV/.efuda-$extras-$(sha1sum pyproject.toml | cut -c1-12)"
+  local stamp="$VENV/.efuda-lock-$(sha1sum requirements.lock | cut -c1-12)"
   if [ ! -f "$stamp" ]; then
-    "$PY" -m pip install -q --upgrade pip
-    if [ "$extras" = "test" ]; then
-      "$PY" -m pip install -q -e ".[test]"
-    else
-      "$PY" -m pip install -q -e .
-    fi
+    echo "efuda: installing the locked Python packages (requirements.lock)"
+    "$PY" -m pip install -q --require-hashes --no-deps -r requirements.lock
+    # a venv made from an older lock may hold packages the lock no longer names
+    "$VENV/bin/pip-sync" -q --pip-args "--require-hashes --no-deps" requirements.lock
+    "$PY" -m pip check >/dev/null
+    rm -f "$VENV"/.efuda-*
     touch "$stamp"
   fi
 }
@@ -79,10 +81,3 @@ install_shared_parts() {
   install_debs $DEBS_SHARED_PARTS || echo "efuda: redis-server missing: its tests are skipped" >&2
 }
 
-# The Redis client (the optional extra shared-cache) when CACHE_URL names a Redis server.
-install_cache_client() {
-  case "${CACHE_URL:-}" in
-    redis://*|rediss://*|unix://*)
-      "$PY" -c "import django_redis" 2>/dev/null || "$PY" -m pip install -q -e ".[shared-cache]" ;;
-  esac
-}

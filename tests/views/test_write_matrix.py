@@ -87,6 +87,9 @@ OTHER_WRITES = {
     "account_confirm_email": "e-mail verification key", "account_email": "own addresses",
     "account_change_password": "own password", "account_set_password": "own password",
     "account_reauthenticate": "own password", "account_confirm_login_code": "login code",
+    # allauth 65.22: reauthenticating by a code mailed to the logged-in person's own address
+    "account_request_reauthentication_code": "own session: mails a code to its own address",
+    "account_confirm_reauthentication_code": "own session: the code mailed to its own address",
     "socialaccount_signup": "LINE sign-up", "socialaccount_connections": "own LINE link",
     "invitation_open": "an invitation's token: joins the logged-in person (tests/accounts)",
     # Tournaments: staff of the organising club, or a table's PIN; tested in tests/events.
