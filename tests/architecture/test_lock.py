@@ -49,9 +49,7 @@ def test_every_dependency_of_pyproject_is_locked():
 
 
 def test_the_installed_versions_are_the_locked_ones():
-    installed = {
-        canonicalize_name(d.metadata["Name"]): d.version for d in metadata.distributions()
-    }
+    installed = {canonicalize_name(d.metadata["Name"]): d.version for d in metadata.distributions()}
     differ = {
         name: (version, installed.get(name))
         for name, version in _locked().items()
