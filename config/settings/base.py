@@ -88,16 +88,15 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
-# Django's database sessions, read with one SQL statement written out once (config/sessions.py).
-SESSION_ENGINE = "config.sessions"
+# Django's own database sessions and Django's, allauth's and axes' own backends: who is logged
+# in is read as Django reads it (docs/accounts.md).
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
-# Django's and allauth's backends, reading the logged-in user with one SQL statement written
-# out once (config/auth.py); logging in is theirs, unchanged.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "config.auth.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
     # Log in by user name or e-mail address (allauth); axes above still counts every failure.
-    "config.auth.AuthenticationBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
