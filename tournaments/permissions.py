@@ -6,7 +6,7 @@ tournament, a deal) checks it with ``require_view`` / ``require_role``, which an
 """
 
 from django.core.exceptions import PermissionDenied
-from django.db import connection
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -67,47 +67,31 @@ def require_role(user, club: Club, role: str) -> None:
         raise PermissionDenied
 
 
-_CLUB_SQL: dict[tuple[bool, bool], str] = {}
+def reader_role(user_id: int, club_field: str = "pk") -> Subquery:
+    """The role of user ``user_id`` in the club whose id is the outer query's ``club_field``, as
+    a subquery: the club's and the tournament's queries for one request (here and
+    selectors.events) read it with the object, as ``club_role`` would read it next."""
+    memberships = Membership.objects.filter(club=OuterRef(club_field), user_id=user_id)
+    return Subquery(memberships.order_by("pk").values("role")[:1])
 
 
-def reader_role_sql(q, club_id: str) -> str:
-    """SQL for the reader's role in the club whose id is the column ``club_id`` (the one
-    parameter: the user's id), as ``club_role`` reads it: the club's and the tournament's
-    queries for one request (here and selectors.events) ask it the same way."""
-    return (
-        f"(SELECT m.{q('role')} FROM {q(Membership._meta.db_table)} m"
-        f" WHERE m.{q('club_id')} = {club_id} AND m.{q('user_id')} = %s"
-        f" ORDER BY m.{q('id')} LIMIT 1)"
-    )
-
-
-def _club_sql(role: bool, player: bool) -> str:
-    """The club by its slug with the reader's role in it and (``player``) their player's id and
-    the name of the player their "this is me" waiting for an owner names: written out once, as
-    the ORM would compile ``Club.objects.annotate(user_role=Subquery(…))`` for every request (a
-    millisecond of CPU on every logged-in page)."""
-    key = (role, player)
-    if key not in _CLUB_SQL:
-        q = connection.ops.quote_name
-        columns = ", ".join(f"c.{q(f.column)}" for f in Club._meta.concrete_fields)
-        extra = ""
-        if role:
-            extra += f", {reader_role_sql(q, 'c.' + q('id'))} AS user_role"
-        if player:
-            extra += (
-                f", (SELECT p.{q('id')} FROM {q(Player._meta.db_table)} p"
-                f" WHERE p.{q('club_id')} = c.{q('id')} AND p.{q('user_id')} = %s"
-                f" LIMIT 1) AS reader_player_id"
-                f", (SELECT cp.{q('name')} FROM {q(PlayerClaim._meta.db_table)} pc"
-                f" JOIN {q(Player._meta.db_table)} cp ON cp.{q('id')} = pc.{q('player_id')}"
-                f" WHERE pc.{q('club_id')} = c.{q('id')} AND pc.{q('user_id')} = %s"
-                f" AND pc.{q('status')} = '{ClaimStatus.PENDING.value}'"
-                f" ORDER BY pc.{q('id')} LIMIT 1) AS reader_claim_name"
-            )
-        _CLUB_SQL[key] = (
-            f"SELECT {columns}{extra} FROM {q(Club._meta.db_table)} c WHERE c.{q('slug')} = %s"
+def _club_query(slug: str, *, role_of: int | None, player_of: int | None):
+    """The club by its slug with the role in it of user ``role_of`` and the player of user
+    ``player_of`` ("this is me") and the name of the player their claim waiting for an owner
+    names: one query."""
+    qs = Club.objects.filter(slug=slug)
+    if role_of is not None:
+        qs = qs.annotate(user_role=reader_role(role_of))
+    if player_of is not None:
+        mine = Player.objects.filter(club=OuterRef("pk"), user_id=player_of)
+        claims = PlayerClaim.objects.filter(
+            club=OuterRef("pk"), user_id=player_of, status=ClaimStatus.PENDING
+        ).order_by("pk")
+        qs = qs.annotate(
+            reader_player_id=Subquery(mine.values("pk")[:1]),
+            reader_claim_name=Subquery(claims.values("player__name")[:1]),
         )
-    return _CLUB_SQL[key]
+    return qs
 
 
 def club_for_request(
@@ -122,18 +106,17 @@ def club_for_request(
     owner names, both read by the same query (None when they have none or are not logged in).
     """
     user = request.user
-    remember = getattr(user, "is_authenticated", False) and not user.is_superuser
-    player = with_player and getattr(user, "is_authenticated", False)
-    if remember or player:  # the user's role comes with the club: one query, not two
-        found = list(Club.objects.raw(_club_sql(remember, player), [
-            *([user.pk] if remember else []), *([user.pk] * 2 if player else []), club_slug,
-        ]))  # fmt: skip
-        if not found:
-            raise Http404
-        club = found[0]
-    else:
-        club = get_object_or_404(Club.objects.filter(slug=club_slug))
-    if with_player and not hasattr(club, "reader_player_id"):
+    authenticated = getattr(user, "is_authenticated", False)
+    remember = authenticated and not user.is_superuser
+    player = with_player and authenticated
+    # The user's role (and player) come with the club: one query, not two.
+    qs = _club_query(
+        club_slug,
+        role_of=user.pk if remember else None,
+        player_of=user.pk if player else None,
+    )
+    club = get_object_or_404(qs)
+    if with_player and not player:
         club.reader_player_id = club.reader_claim_name = None
     if remember:
         roles = getattr(user, "_efuda_roles", None)

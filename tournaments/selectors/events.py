@@ -7,18 +7,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from django.db import connections, router
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.utils import timezone
-
-from config.rows import model_from_row
 
 from .. import ranking
 from ..models import (
     Adjustment,
-    Club,
-    ClubRuleSet,
     ConfirmationState,
     Deal,
     DealConfirmation,
@@ -32,7 +27,7 @@ from ..models import (
     TournamentRound,
     TournamentTable,
 )
-from ..permissions import has_role, reader_role_sql
+from ..permissions import has_role, reader_role
 from .visibility import last_round_shown
 
 RANK_SCALE = Decimal(10)  # rank points of a table's winner; the last gets 0, the mean is 5
@@ -43,71 +38,34 @@ TIEBREAKS = ranking.TOURNAMENT_TIEBREAKS  # documented in docs/tournaments.md
 # --- access ----------------------------------------------------------------------------------
 
 
-_TOURNAMENT_SQL: dict[tuple[str, bool], str] = {}
-_JOINED = (Tournament, Club, ClubRuleSet)
-
-
-def _tournament_sql(conn, remember: bool) -> str:
-    """The tournament by its id, joined to its club and rule set, with (``remember``) the
-    reader's role in the club and whether they are among its extra staff: written out once, as
-    the ORM would compile ``select_related(…).annotate(Subquery(…), Exists(…))`` on every
-    request (about a millisecond of CPU on every tournament page a member reads)."""
-    key = (conn.vendor, remember)
-    if key not in _TOURNAMENT_SQL:
-        q = conn.ops.quote_name
-        columns = ", ".join(
-            f"{alias}.{q(f.column)}"
-            for alias, model in zip("tcr", _JOINED, strict=True)
-            for f in model._meta.concrete_fields
-        )
-        extra = ""
-        if remember:
-            staff = Tournament.extra_staff.through._meta.db_table
-            extra = (
-                f", {reader_role_sql(q, 't.' + q('club_id'))}"
-                f", EXISTS (SELECT 1 FROM {q(staff)} s"
-                f" WHERE s.{q('tournament_id')} = t.{q('id')} AND s.{q('user_id')} = %s)"
-            )
-        _TOURNAMENT_SQL[key] = (
-            f"SELECT {columns}{extra} FROM {q(Tournament._meta.db_table)} t"
-            f" INNER JOIN {q(Club._meta.db_table)} c ON c.{q('id')} = t.{q('club_id')}"
-            f" INNER JOIN {q(ClubRuleSet._meta.db_table)} r ON r.{q('id')} = t.{q('ruleset_id')}"
-            f" WHERE t.{q('id')} = %s"
-        )
-    return _TOURNAMENT_SQL[key]
-
-
 def tournament_for_reader(*, tournament_id: int, user) -> Tournament:
     """The tournament (with its club and rule set) for one request, 404 when there is none.
     For a logged-in user the same query brings their role in the club and whether they are
     among the tournament's extra staff (what ``can_see`` and ``is_staff`` ask next): one query
     instead of three on every tournament page. Both are read at every request, as before."""
     remember = getattr(user, "is_authenticated", False) and not user.is_superuser
-    using = router.db_for_read(Tournament) or "default"
-    conn = connections[using]
-    params = [user.pk, user.pk, tournament_id] if remember else [tournament_id]
-    with conn.cursor() as cursor:
-        cursor.execute(_tournament_sql(conn, remember), params)
-        row = cursor.fetchone()
-    if row is None:
+    qs = Tournament.objects.select_related("club", "ruleset").filter(pk=tournament_id)
+    if remember:
+        staff = Tournament.extra_staff.through.objects.filter(
+            tournament=OuterRef("pk"), user_id=user.pk
+        )
+        qs = qs.annotate(
+            reader_role=reader_role(user.pk, "club_id"),
+            reader_extra_staff=Exists(staff),
+        )
+    tournament = qs.first()
+    if tournament is None:
         raise Http404
-    parts, start = [], 0
-    for model in _JOINED:
-        size = len(model._meta.concrete_fields)
-        parts.append(model_from_row(model, using, row[start : start + size]))
-        start += size
-    tournament, club, ruleset = parts
-    tournament.club, tournament.ruleset = club, ruleset
     if remember:
         roles = getattr(user, "_efuda_roles", None)
         if roles is None:
             roles = user._efuda_roles = {}
-        roles.setdefault(tournament.club_id, row[start])
+        roles.setdefault(tournament.club_id, tournament.reader_role)
         # Kept on this request's user, as its roles are: is_staff and deal_visibility ask it.
         staffed = getattr(user, "_efuda_extra_staff", None)
         if staffed is None:
             staffed = user._efuda_extra_staff = {}
-        staffed[tournament.pk] = bool(row[start + 1])
+        staffed[tournament.pk] = tournament.reader_extra_staff
     return tournament
 
 
