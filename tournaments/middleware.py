@@ -8,6 +8,8 @@ writes, a request that writes (a deal, an edit, anything) waits for the writer o
 gets this answer; any other write that ran out of SQLite's busy timeout gets it too. The phone's
 outbox treats a 503 as "not sent yet": it keeps the deal and sends it again.
 
+``ReaderMiddleware``: ``request.reader``, who reads this request (tournaments/reader.py).
+
 ``WhoHeaderMiddleware``: every page says who this browser is, for the service worker."""
 
 import re
@@ -19,6 +21,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 
 from .authors import WHO_HEADER, request_who
+from .reader import Reader
 from .services.busy import DatabaseBusy, bounded_wait, bulk_write_running, is_locked
 
 RETRY_AFTER = 5  # seconds
@@ -56,6 +59,19 @@ class SessionCookieMiddleware:
                 samesite=settings.SESSION_COOKIE_SAMESITE,
             )
         return response
+
+
+class ReaderMiddleware:
+    """Sets ``request.reader`` (tournaments.reader.Reader) once per request, after Django's
+    ``AuthenticationMiddleware``: who reads, for every view and check to pass along. The user
+    is not read from the session until something asks."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.reader = Reader(user=request.user)
+        return self.get_response(request)
 
 
 class DatabaseBusyMiddleware:

@@ -28,6 +28,7 @@ from ..models import (
     TournamentTable,
 )
 from ..permissions import has_role, reader_role
+from ..reader import Reader
 from .visibility import last_round_shown
 
 RANK_SCALE = Decimal(10)  # rank points of a table's winner; the last gets 0, the mean is 5
@@ -38,74 +39,71 @@ TIEBREAKS = ranking.TOURNAMENT_TIEBREAKS  # documented in docs/tournaments.md
 # --- access ----------------------------------------------------------------------------------
 
 
-def tournament_for_reader(*, tournament_id: int, user) -> Tournament:
+def tournament_for_reader(*, tournament_id: int, reader) -> Tournament:
     """The tournament (with its club and rule set) for one request, 404 when there is none.
-    For a logged-in user the same query brings their role in the club and whether they are
-    among the tournament's extra staff (what ``can_see`` and ``is_staff`` ask next): one query
-    instead of three on every tournament page. Both are read at every request, as before."""
-    remember = getattr(user, "is_authenticated", False) and not user.is_superuser
+    For a logged-in reader the same query brings their role in the club and whether they are
+    among the tournament's extra staff (what ``can_see`` and ``is_staff`` ask next), kept on the
+    reader (``roles``, ``extra_staff``): one query instead of three on every tournament page.
+    Both are read at every request."""
+    reader = Reader.of(reader)
+    remember = reader.is_authenticated and not reader.is_superuser
     qs = Tournament.objects.select_related("club", "ruleset").filter(pk=tournament_id)
     if remember:
         staff = Tournament.extra_staff.through.objects.filter(
-            tournament=OuterRef("pk"), user_id=user.pk
+            tournament=OuterRef("pk"), user_id=reader.pk
         )
         qs = qs.annotate(
-            reader_role=reader_role(user.pk, "club_id"),
+            reader_role=reader_role(reader.pk, "club_id"),
             reader_extra_staff=Exists(staff),
         )
     tournament = qs.first()
     if tournament is None:
         raise Http404
     if remember:
-        roles = getattr(user, "_efuda_roles", None)
-        if roles is None:
-            roles = user._efuda_roles = {}
-        roles.setdefault(tournament.club_id, tournament.reader_role)
-        # Kept on this request's user, as its roles are: is_staff and deal_visibility ask it.
-        staffed = getattr(user, "_efuda_extra_staff", None)
-        if staffed is None:
-            staffed = user._efuda_extra_staff = {}
-        staffed[tournament.pk] = tournament.reader_extra_staff
+        reader.roles.setdefault(tournament.club_id, tournament.reader_role)
+        reader.extra_staff[tournament.pk] = tournament.reader_extra_staff
     return tournament
 
 
-def is_staff(user, tournament: Tournament) -> bool:
+def is_staff(reader, tournament: Tournament) -> bool:
     """Club scorekeepers and owners, and the tournament's extra staff while they are members
     of the club. Read from the memberships at every request: leaving the club (or a removal
     that missed a row) takes the rights away at once."""
-    if not getattr(user, "is_authenticated", False):
+    reader = Reader.of(reader)
+    if not reader.is_authenticated:
         return False
-    if has_role(user, tournament.club, Role.SCOREKEEPER):
+    if has_role(reader, tournament.club, Role.SCOREKEEPER):
         return True
-    if not has_role(user, tournament.club, Role.MEMBER):
+    if not has_role(reader, tournament.club, Role.MEMBER):
         return False
-    known = getattr(user, "_efuda_extra_staff", {})  # read with the tournament
-    if tournament.pk in known:
-        return known[tournament.pk]
-    return tournament.extra_staff.filter(pk=user.pk).exists()
+    if tournament.pk not in reader.extra_staff:  # else read with the tournament
+        reader.extra_staff[tournament.pk] = tournament.extra_staff.filter(pk=reader.pk).exists()
+    return reader.extra_staff[tournament.pk]
 
 
-def is_creator(user, tournament: Tournament) -> bool:
+def is_creator(reader, tournament: Tournament) -> bool:
     """Whoever created the tournament, while they keep a role that may create one (scorekeeper
     or owner): a creator lowered to member or removed keeps no right from having created it."""
+    reader = Reader.of(reader)
     return (
         tournament.created_by_id is not None
-        and tournament.created_by_id == getattr(user, "pk", None)
-        and has_role(user, tournament.club, Role.SCOREKEEPER)
+        and tournament.created_by_id == reader.pk
+        and has_role(reader, tournament.club, Role.SCOREKEEPER)
     )
 
 
-def can_see(user, tournament: Tournament, entry: TournamentEntry | None = None) -> bool:
+def can_see(reader, tournament: Tournament, entry: TournamentEntry | None = None) -> bool:
     """Public tournaments: anyone. Otherwise club members, staff and the event's PIN holders."""
     if tournament.is_public or entry is not None:
         return True
-    return has_role(user, tournament.club, Role.MEMBER) or is_staff(user, tournament)
+    reader = Reader.of(reader)
+    return has_role(reader, tournament.club, Role.MEMBER) or is_staff(reader, tournament)
 
 
-def club_tournaments(*, club, user) -> list[Tournament]:
+def club_tournaments(*, club, reader) -> list[Tournament]:
     """Members (the extra staff are members) see every tournament, others the public ones."""
     qs = Tournament.objects.filter(club=club)
-    if not has_role(user, club, Role.MEMBER):
+    if not has_role(reader, club, Role.MEMBER):
         qs = qs.filter(is_public=True)
     return list(qs.order_by("-date", "-id"))
 
@@ -675,11 +673,12 @@ def visible_standings(*, tournament: Tournament, staff: bool) -> TournamentStand
 # --- the staff page --------------------------------------------------------------------------
 
 
-def can_manage_staff(user, tournament: Tournament) -> bool:
+def can_manage_staff(reader, tournament: Tournament) -> bool:
     """Club admins (owners) and whoever created the tournament add and remove its staff."""
-    if not getattr(user, "is_authenticated", False):
+    reader = Reader.of(reader)
+    if not reader.is_authenticated:
         return False
-    return has_role(user, tournament.club, Role.OWNER) or is_creator(user, tournament)
+    return has_role(reader, tournament.club, Role.OWNER) or is_creator(reader, tournament)
 
 
 @dataclass

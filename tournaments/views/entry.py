@@ -406,7 +406,7 @@ def deal_restore_view(request, club_slug, pk):
 def deal_history_view(request, club_slug, pk):
     club = club_for_request(request, club_slug, role=Role.MEMBER)
     deal = get_object_or_404(Deal.objects.select_related("session"), club=club, pk=pk)
-    if not deal_visibility(club=club, user=request.user).session_visible(deal.session):
+    if not deal_visibility(club=club, reader=request.reader).session_visible(deal.session):
         raise Http404  # a frozen round's deal: the session page's own rule
     return render(request, "tournaments/entry/history.html", {
         "club": club, "deal": deal, "session": deal.session, "entries": deal_history(deal),

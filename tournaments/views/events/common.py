@@ -103,16 +103,16 @@ def pin_entry(request, tournament: Tournament) -> TournamentEntry | None:
 
 
 def visible(request, tournament_id: int):
-    tournament = sel.tournament_for_reader(tournament_id=tournament_id, user=request.user)
+    tournament = sel.tournament_for_reader(tournament_id=tournament_id, reader=request.reader)
     entry = pin_entry(request, tournament)
-    if not sel.can_see(request.user, tournament, entry):
+    if not sel.can_see(request.reader, tournament, entry):
         raise Http404
     return tournament, entry
 
 
 def staff_only(request, tournament_id: int) -> Tournament:
     tournament, _entry = visible(request, tournament_id)
-    if not sel.is_staff(request.user, tournament):
+    if not sel.is_staff(request.reader, tournament):
         raise staff_refusal(tournament)
     return tournament
 

@@ -52,9 +52,9 @@ def _table_access(request, tournament_id: int, table_id: int):
         round__tournament=tournament,
     )
     entry = pin_entry(request, tournament)
-    staff = sel.is_staff(request.user, tournament)
+    staff = sel.is_staff(request.reader, tournament)
     if not staff and (entry is None or entry.player_id not in table.seats):
-        if sel.can_see(request.user, tournament, entry):
+        if sel.can_see(request.reader, tournament, entry):
             raise table_refusal(request, tournament, table, entry)
         raise Http404
     return tournament, table, entry, staff
@@ -83,7 +83,7 @@ def table_page_view(request, tournament_id: int, table_id: int):
     tournament, shown = tournament_for_pin(request, tournament_id)
     if not shown:
         return render_hidden_pin_form(request, tournament_id)
-    if pin_entry(request, tournament) is None and not sel.is_staff(request.user, tournament):
+    if pin_entry(request, tournament) is None and not sel.is_staff(request.reader, tournament):
         table = get_object_or_404(
             TournamentTable.objects.select_related("round"),
             pk=table_id,
