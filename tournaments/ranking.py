@@ -47,7 +47,7 @@ METRICS: dict[str, Metric] = {
         Metric("title_fugo", "富豪 count", _field("title_fugo")),
         Metric("title_daihinmin", "大貧民 count", _field("title_daihinmin"), False),
         Metric("deals", "deals played", _field("deals")),
-        # Tournament standings (selectors/events.py): the total after adjustments, table tops.
+        # Tournament standings (selectors.events): the total after adjustments, table tops.
         Metric("total", "total", _field("total")),
         Metric("table_wins", "table wins", _field("table_wins")),
     )

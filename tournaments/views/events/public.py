@@ -16,7 +16,7 @@ from ...models import (
     Club,
     Role,
 )
-from ...permissions import club_for_request
+from ...permissions import club_for_request, has_role
 from ...selectors import events as sel
 from ...services import events as svc
 from ...tables.events import TournamentStandingsTable
@@ -31,7 +31,7 @@ from .common import (
 def tournament_list_view(request, club_slug: str):
     club = get_object_or_404(Club, slug=club_slug)
     items = sel.club_tournaments(club=club, reader=request.reader)
-    if not items and not sel.has_role(request.reader, club, Role.MEMBER) and not club.is_public:
+    if not items and not has_role(request.reader, club, Role.MEMBER) and not club.is_public:
         raise Http404
     return render(
         request,
@@ -39,7 +39,7 @@ def tournament_list_view(request, club_slug: str):
         {
             "club": club,
             "tournaments": items,
-            "can_create": sel.has_role(request.reader, club, Role.SCOREKEEPER),
+            "can_create": has_role(request.reader, club, Role.SCOREKEEPER),
         },
     )
 
