@@ -85,8 +85,7 @@ def club_home_view(request, club_slug: str):
     player_id = request.reader.players[club.pk] if is_member else None
 
     def my_standing_box():
-        player = Player.objects.get(pk=player_id, club=club)
-        me = my_summary(club=club, player=player, visibility=visibility, today=today)
+        me = my_summary(club=club, player_id=player_id, visibility=visibility, today=today)
         return render_to_string(
             "tournaments/accounts/_me_summary.html",
             {

@@ -134,6 +134,27 @@ def _role_label(membership) -> str:
 # --- PINs ------------------------------------------------------------------------------------
 
 
+def pin_holder(*, tournament: Tournament, held: dict | None) -> TournamentEntry | None:
+    """The entry a browser unlocked with a PIN (``held``: what its session keeps for the
+    tournament, the entry's id and the PIN's hash), while that PIN is still the entry's:
+    issuing new PINs logs the browser out."""
+    if not held:
+        return None
+    entry = (
+        TournamentEntry.objects.filter(pk=held.get("entry"), tournament=tournament)
+        .select_related("player")
+        .first()
+    )
+    if entry is None or not entry.pin_hash or entry.pin_hash != held.get("hash"):
+        return None
+    return entry
+
+
+def seated_entry(*, tournament: Tournament, player_id: int) -> TournamentEntry | None:
+    """The tournament's entry of the player ``player_id`` (who holds a seat)."""
+    return tournament.entries.filter(player_id=player_id).first()
+
+
 def pin_overview(tournament: Tournament) -> dict:
     """Who has a PIN and whose phone new PINs would log out: the active players without a PIN,
     those with one, and among them the players seated in the round being played."""

@@ -90,16 +90,7 @@ def staff_refusal(tournament: Tournament) -> Refused:
 def pin_entry(request, tournament: Tournament) -> TournamentEntry | None:
     """The entry this browser unlocked with a PIN (still valid: re-issuing logs it out)."""
     held = request.session.get(PIN_SESSION_KEY, {}).get(str(tournament.pk))
-    if not held:
-        return None
-    entry = (
-        TournamentEntry.objects.filter(pk=held.get("entry"), tournament=tournament)
-        .select_related("player")
-        .first()
-    )
-    if entry is None or not entry.pin_hash or entry.pin_hash != held.get("hash"):
-        return None
-    return entry
+    return sel.pin_holder(tournament=tournament, held=held)
 
 
 def visible(request, tournament_id: int):

@@ -99,7 +99,7 @@ def _chosen_entry(tournament, form, *, shown: bool) -> tuple[TournamentEntry | N
                 len(table.seats)) % {
                 "number": number, "count": len(table.seats)})  # fmt: skip
         return None, table
-    entry = tournament.entries.filter(player_id=table.seats[seat - 1]).first()
+    entry = sel.seated_entry(tournament=tournament, player_id=table.seats[seat - 1])
     return entry, table
 
 
