@@ -27,7 +27,7 @@ export default [
     rules: shared
   },
   {
-    files: ["static/js/entry*.js", "static/js/outbox.js", "static/js/outbox-core.js", "static/js/logout.js"],
+    files: ["static/js/entry*.js", "static/js/outbox*.js", "static/js/logout.js"],
     ignores: ["static/js/entry-head.js"],
     languageOptions: { sourceType: "module" }
   },

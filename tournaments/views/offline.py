@@ -29,6 +29,8 @@ OFFLINE_ASSETS = [
     "js/entry-taps.js",
     "js/entry-problems.js",
     "js/outbox.js",
+    "js/outbox-list.js",
+    "js/outbox-form.js",
     "js/outbox-core.js",
     "vendor/idiomorph.min.js",
     "vendor/htmx.min.js",
