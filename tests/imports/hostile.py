@@ -7,6 +7,7 @@
   about 125 KB), written by a generator straight into the zip.
 """
 
+import functools
 import io
 import zipfile
 
@@ -38,6 +39,7 @@ def _rewritten(data: bytes, part: str, content) -> bytes:
     return out.getvalue()
 
 
+@functools.cache  # built once per test run: bytes, never changed
 def ods_bomb(rows: int = 1000, columns: int = 16_384) -> bytes:
     clean = ods_bytes([])
     content = zipfile.ZipFile(io.BytesIO(clean)).read("content.xml").decode()
@@ -64,6 +66,7 @@ LAUGHS = (
 )
 
 
+@functools.cache  # built once per test run: bytes, never changed
 def xlsx_laughs(part: str = "xl/worksheets/sheet1.xml") -> bytes:
     """A clean workbook whose ``part`` starts with nested entities, used in its first cell."""
     clean = xlsx_clean([["date", "table"], ["2026-01-05", "A"]])
@@ -79,6 +82,7 @@ SST_TYPE = (
 )
 
 
+@functools.cache  # built once per test run: bytes, never changed
 def xlsx_strings(count: int = 3_000_000, *, declared: bool = True) -> bytes:
     """A clean workbook with shared strings (``count`` times ``<si><t>x</t></si>``), declared
     as its readers find them."""
