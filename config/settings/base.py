@@ -71,7 +71,7 @@ IMPORT_QUEUE_PER_USER = int(os.environ.get("IMPORT_QUEUE_PER_USER", "3"))
 # clean file at the line limit passes (services/upload_limits.py; docs/import-format.md).
 IMPORT_MAX_CELLS = int(os.environ.get("IMPORT_MAX_CELLS", "5000000"))
 IMPORT_MAX_SHARED_STRINGS = int(os.environ.get("IMPORT_MAX_SHARED_STRINGS", "1000000"))
-IMPORT_MAX_UNPACKED_BYTES = int(os.environ.get("IMPORT_MAX_UNPACKED_BYTES", str(256 * 2**20)))
+IMPORT_MAX_UNPACKED_BYTES = int(os.environ.get("IMPORT_MAX_UNPACKED_BYTES", str(512 * 2**20)))
 IMPORT_MAX_PART_BYTES = int(os.environ.get("IMPORT_MAX_PART_BYTES", str(2 * 2**20)))
 IMPORT_MAX_ZIP_RATIO = int(os.environ.get("IMPORT_MAX_ZIP_RATIO", "200"))
 IMPORT_MAX_ZIP_MEMBERS = int(os.environ.get("IMPORT_MAX_ZIP_MEMBERS", "1000"))

@@ -181,6 +181,50 @@ def test_a_zip_that_is_no_spreadsheet_is_refused(english):
     assert NOT_A_SPREADSHEET in caught.value.problems[0].message
 
 
+def _part_grown(part: str, old: str, new: str) -> bytes:
+    """A clean workbook with ``old`` in its ``part`` replaced by ``new``."""
+    clean = hostile.xlsx_clean([["date", "table"], ["2026-01-05", "A"]])
+    text = zipfile.ZipFile(io.BytesIO(clean)).read(part).decode()
+    assert old in text
+    return hostile._rewritten(clean, part, text.replace(old, new, 1).encode())
+
+
+def test_a_part_read_whole_is_bounded(no_reader, english):
+    data = _part_grown("xl/styles.xml", "<numFmts", "<!--" + "x" * 3 * 2**20 + "--><numFmts")
+    with pytest.raises(ImportFailed) as caught:
+        import_check(data)
+    assert "The part “xl/styles.xml” of the file unpacks to 3.0 MB, and efuda reads such a " in (
+        caught.value.problems[0].message
+    )
+    assert "part up to 2 MB" in caught.value.problems[0].message
+
+
+def test_a_sheet_full_of_other_elements_is_bounded(no_reader, settings, english):
+    """Elements that are neither rows nor cells still cost the check: four per cell allowed."""
+    settings.IMPORT_MAX_CELLS = 1000
+    data = _part_grown("xl/worksheets/sheet1.xml", "</sheetData>", "<x/>" * 5000 + "</sheetData>")
+    with pytest.raises(ImportFailed) as caught:
+        import_check(data)
+    assert "hold more than 4,000 XML elements" in caught.value.problems[0].message
+
+
+def test_parts_are_counted_and_never_named_twice(settings, english):
+    settings.IMPORT_MAX_ZIP_MEMBERS = 5
+    with pytest.raises(ImportFailed) as caught:
+        import_check(hostile.xlsx_clean([["a"]]))
+    assert "The file holds 9 parts, and a spreadsheet efuda reads holds 5 at most" in (
+        caught.value.problems[0].message
+    )
+    settings.IMPORT_MAX_ZIP_MEMBERS = 1000
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive, pytest.warns(UserWarning, match="Duplicate"):
+        archive.writestr("content.xml", "<a/>")
+        archive.writestr("content.xml", "<b/>")  # which one would a reader take?
+    with pytest.raises(ImportFailed) as caught:
+        import_check(out.getvalue(), filename="results.ods")
+    assert NOT_A_SPREADSHEET in caught.value.problems[0].message
+
+
 # --- Clean files still import, by their content whatever their name --------------------------
 
 HEADER = ["date", "table", "rules", "order", "forbidden"]

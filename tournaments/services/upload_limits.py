@@ -36,6 +36,7 @@ from core.errors import EfudaError
 from core.i18n import N_
 
 from .errors import make_fail
+from .upload_sheets import OdsSheets, SharedStrings, XlsxSheet, attribute, local_name
 
 MAX_BYTES = 16 * 1024 * 1024
 MAX_LINES = 250_000  # the last line of a CSV file, the last row of a sheet
@@ -47,9 +48,9 @@ RATIO_FROM = 1024 * 1024  # smaller parts are not judged by how far they are com
 # Parts whose root is one of these are streamed by the readers, and counted here; any other XML
 # part may be read whole (a DOM), so its size is bounded.
 STREAMED_ROOTS = frozenset({"worksheet", "sst", "document-content"})
-# An .ods cell holds something when it has a value (or a formula) or any content.
-ODS_VALUE_ATTRS = ("value-type", "value", "date-value", "time-value", "boolean-value",
-                   "string-value", "formula")  # fmt: skip
+# The XML elements a workbook's sheets and shared strings may hold in all, for each cell it may
+# have: a cell is two or three (<c><v>, <c><is><t>; a cell and its paragraph), a row one more.
+ELEMENTS_PER_CELL = 4
 
 MESSAGES = {
     "too_big": N_("The file is larger than %(max)s MB."),
@@ -99,6 +100,10 @@ MESSAGES = {
     "too_many_parts": N_(
         "The file holds %(count)s parts, and a spreadsheet efuda reads holds %(max)s at most: "
         "save the file again in your spreadsheet program, or upload it as CSV."
+    ),
+    "too_many_elements": N_(
+        "The sheets of the file hold more than %(max)s XML elements, more than any spreadsheet "
+        "efuda reads: save only the results sheet in a new file, or upload it as CSV."
     ),
     "not_spreadsheet": N_(
         "This file is not a spreadsheet efuda can read: save it again as an Excel workbook "
@@ -247,27 +252,6 @@ def _xml_name(info: zipfile.ZipInfo) -> bool:
     return info.filename.lower().endswith((".xml", ".rels"))
 
 
-def _local(name: str) -> str:
-    return name.rpartition(":")[2]
-
-
-def _attr(attrs: dict, local: str) -> str | None:
-    """An attribute by its local name, whatever its prefix."""
-    for key, value in attrs.items():
-        if key == local or key.endswith(":" + local):
-            return value
-    return None
-
-
-def _count(value: str | None) -> int:
-    """A declared repeat or row number (none: 1; 0 counts as 1, as the most it can cost)."""
-    if value is None:
-        return 1
-    if not value.isdecimal():  # no sign, no spaces
-        raise _refuse("not_spreadsheet")
-    return max(1, int(value))
-
-
 def _sheet_names(archive: zipfile.ZipFile) -> dict[str, str]:
     """Each worksheet part's sheet name, from the workbook's list of sheets and its
     relationships: only for the messages (every sheet part is checked whatever its name)."""
@@ -275,11 +259,11 @@ def _sheet_names(archive: zipfile.ZipFile) -> dict[str, str]:
     targets: dict[str, str] = {}
 
     def sheet(parser, name, attrs):
-        if _local(name) == "sheet" and _attr(attrs, "id"):
-            ids[_attr(attrs, "id")] = _attr(attrs, "name") or ""
+        if local_name(name) == "sheet" and attribute(attrs, "id"):
+            ids[attribute(attrs, "id")] = attribute(attrs, "name") or ""
 
     def relationship(parser, name, attrs):
-        if _local(name) == "Relationship" and attrs.get("Id") and attrs.get("Target"):
+        if local_name(name) == "Relationship" and attrs.get("Id") and attrs.get("Target"):
             target = attrs["Target"]
             path = target.lstrip("/") if target.startswith("/") else "xl/" + target
             targets[attrs["Id"]] = posixpath.normpath(path)
@@ -302,28 +286,31 @@ def _part_size_check(info: zipfile.ZipInfo) -> None:
 
 
 class _Scan:
-    """Every part of one workbook, streamed: the first element of each says what it is."""
+    """Every part of one workbook, streamed: the first element of each says what it is, and
+    a counter of upload_sheets counts it against the limits held here."""
 
     def __init__(self, names: dict[str, str]):
         self.names = names
         self.lines = 0
         self.cells = 0  # an .ods: the cells of the sheets already read (all are built)
+        self.max_columns = MAX_COLUMNS
+        self.left = ELEMENTS_PER_CELL * settings.IMPORT_MAX_CELLS  # elements left to stream
 
     def part(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
         counters = []
 
         def root(parser, name, attrs):
-            local = _local(name)
+            local = local_name(name)
             if local not in STREAMED_ROOTS:
-                _ratio_check(info)
                 _part_size_check(info)
+                _ratio_check(info)
                 raise _Stop  # no entity can be declared past the root: nothing else to see
             if local == "sst":
-                counter = _SharedStrings(attrs)
+                counter = SharedStrings(self, attrs)  # what it declares, first
             elif local == "worksheet":
-                counter = _XlsxSheet(self, self.names.get(info.filename, info.filename))
+                counter = XlsxSheet(self, self.names.get(info.filename, info.filename))
             else:
-                counter = _OdsSheets(self)
+                counter = OdsSheets(self)
                 parser.EndElementHandler = counter.end
             _ratio_check(info)
             parser.StartElementHandler = counter.start
@@ -348,6 +335,17 @@ class _Scan:
             raise _refuse("sheet_too_long", sheet=sheet, rows=f"{rows:,}", max=f"{MAX_LINES:,}")
         self.lines = max(self.lines, rows)
 
+    def strings_check(self, count: int, declared: bool) -> None:
+        limit = settings.IMPORT_MAX_SHARED_STRINGS
+        if count > limit and declared:
+            raise _refuse("shared_strings_declared", count=f"{count:,}", max=f"{limit:,}")
+        if count > limit:
+            raise _refuse("shared_strings_many", max=f"{limit:,}")
+
+    def elements_check(self) -> None:
+        """Called when the budget is spent."""
+        raise _refuse("too_many_elements", max=f"{ELEMENTS_PER_CELL * settings.IMPORT_MAX_CELLS:,}")
+
 
 def _letters(column: int) -> str:
     """A column's letters as a spreadsheet shows them (1: A, 100: CV, 16,384: XFD)."""
@@ -356,141 +354,3 @@ def _letters(column: int) -> str:
         column, rest = divmod(column - 1, 26)
         letters = chr(65 + rest) + letters
     return letters
-
-
-_COLUMNS: dict[str, int] = {}
-
-
-def _column(letters: str) -> int:
-    number = _COLUMNS.get(letters)
-    if number is None:
-        number = 0
-        for letter in letters.upper():
-            if not "A" <= letter <= "Z":
-                raise _refuse("not_spreadsheet")
-            number = number * 26 + ord(letter) - 64
-        if len(_COLUMNS) < 20_000:
-            _COLUMNS[letters] = number
-    return number
-
-
-class _SharedStrings:
-    """An .xlsx's shared strings: as declared, then as counted."""
-
-    def __init__(self, attrs: dict):
-        self.limit = settings.IMPORT_MAX_SHARED_STRINGS
-        declared = attrs.get("uniqueCount")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            raise _refuse("shared_strings_declared", count=f"{int(declared):,}",
-                          max=f"{self.limit:,}")  # fmt: skip
-        self.count = 0
-
-    def start(self, name: str, attrs: dict) -> None:
-        if name == "si" or name.endswith(":si"):
-            self.count += 1
-            if self.count > self.limit:
-                raise _refuse("shared_strings_many", max=f"{self.limit:,}")
-
-    def finish(self) -> None:
-        return None
-
-
-class _XlsxSheet:
-    """An .xlsx sheet: its rows by number, each up to its last cell (as openpyxl reads it,
-    filling the cells between). Only element starts are seen (half the calls): a row is
-    counted when the next one starts, or the sheet ends."""
-
-    def __init__(self, scan: _Scan, name: str):
-        self.scan, self.name = scan, name
-        self.row = self.rows = self.cells = 0
-        self.column = self.width = 0
-
-    # Names compared whole first (no prefix: nearly every file), then by their local part.
-    def start(self, name: str, attrs: dict) -> None:
-        if name == "c" or name.endswith(":c"):
-            ref = attrs.get("r")
-            column = _column(ref.rstrip("0123456789")) if ref else self.column + 1
-            self.column = column
-            if column > self.width:
-                self.width = column
-                if column > MAX_COLUMNS:
-                    self.scan.rows_check(self.name, self.rows, column)
-        elif name == "row" or name.endswith(":row"):
-            self.finish()
-            number = attrs.get("r")
-            self.row = _count(number) if number is not None else self.row + 1
-            self.rows = max(self.rows, self.row)
-            self.column = self.width = 0
-            self.scan.rows_check(self.name, self.rows, 0)
-
-    def finish(self) -> None:
-        """The row read last is counted."""
-        self.cells += self.width
-        self.width = 0
-        self.scan.cells_check(self.name, self.cells, self.cells)
-
-
-class _OdsSheets:
-    """The sheets (``table:table``) of an .ods's content: each row and cell as many times as it
-    says it repeats, the sheet up to its last row and column holding something (calamine
-    builds exactly that, and skips what is empty after it)."""
-
-    def __init__(self, scan: _Scan):
-        self.scan = scan
-        self.sheet = None  # the name of the sheet being read
-        self.rows = self.last_row = self.width = 0
-        self.row_repeat = 0  # 0: not in a row
-        self.column = self.row_end = 0
-        self.cell_depth = 0  # > 0: inside a cell (1: the cell itself)
-        self.cell_repeat, self.cell_full = 1, False
-
-    def start(self, name: str, attrs: dict) -> None:
-        if self.cell_depth:  # anything inside a cell is something
-            self.cell_depth += 1
-            self.cell_full = True
-            return
-        local = _local(name)
-        if local in ("table-cell", "covered-table-cell") and self.row_repeat:
-            self.cell_depth = 1
-            self.cell_repeat, self.cell_full = 1, False
-            for key, value in attrs.items():
-                local_key = _local(key)
-                if local_key == "number-columns-repeated":
-                    self.cell_repeat = _count(value)
-                elif local_key in ODS_VALUE_ATTRS:
-                    self.cell_full = True
-        elif local == "table-row" and self.sheet is not None:
-            if self.row_repeat:  # a row in a row, outside any cell: no spreadsheet's
-                raise _refuse("not_spreadsheet")
-            self.row_repeat = _count(_attr(attrs, "number-rows-repeated"))
-            self.column = self.row_end = 0
-        elif local == "table":
-            if self.sheet is not None:  # a sheet in a sheet, outside any cell: the same
-                raise _refuse("not_spreadsheet")
-            self.sheet = _attr(attrs, "name") or ""
-            self.rows = self.last_row = self.width = 0
-
-    def end(self, name: str) -> None:
-        if self.cell_depth:
-            self.cell_depth -= 1
-            if not self.cell_depth:
-                self.column += self.cell_repeat
-                if self.cell_full:
-                    self.row_end = self.column
-            return
-        local = _local(name)
-        if local == "table-row" and self.row_repeat:
-            if self.row_end:
-                self.last_row = self.rows + self.row_repeat
-                self.width = max(self.width, self.row_end)
-            self.rows += self.row_repeat
-            self.row_repeat = 0
-            cells = self.last_row * self.width
-            self.scan.cells_check(self.sheet, cells, self.scan.cells + cells)
-            self.scan.rows_check(self.sheet, self.last_row, self.width)
-        elif local == "table" and self.sheet is not None:
-            self.scan.cells += self.last_row * self.width
-            self.sheet = None
-
-    def finish(self) -> None:
-        return None
