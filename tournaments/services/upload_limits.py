@@ -17,8 +17,9 @@ reader reads whole (styles, relationships); a sheet past the last row, the last 
 too many cells (rows × columns as the reader builds them: an .ods row or cell counts as often as
 it says it repeats, up to the last cell holding something, and all sheets count together since
 calamine builds them all; an .xlsx row counts up to its last cell); too many shared strings
-(declared, then counted). Every sheet is checked, not only the one imported. The limits are
-settings (config/settings/base.py), sized so that a clean file at the line limit passes.
+(declared, then counted); more elements in the sheets and shared strings than four per cell
+allowed. Every sheet is checked, not only the one imported. The limits are settings
+(config/settings/base.py), sized so that a clean file at the line limit passes.
 """
 
 from __future__ import annotations
