@@ -12,6 +12,11 @@ membership follows it (docs/accounts.md, "Leaving a club"):
 Each of these is a save with the reason in the row's own history (the membership's, the
 tournament's with its staff, the invitation's, the claim's), by the person who made the change.
 Permissions never rely on this cleaning alone: they check the membership at every request.
+
+A club always keeps an owner who can log in: every change that could take the last one away
+(a role change, a removal or leaving, an account deleted or deactivated: services/accounts.py)
+locks the club's row first and counts the owners after it (``club_owners_locked``), so of two
+such changes at the same moment the second sees the first and is refused if it would leave none.
 """
 
 from django.contrib.auth import get_user_model
@@ -22,24 +27,47 @@ from core.i18n import N_
 
 from ..models import ClaimStatus, Club, Invitation, Membership, PlayerClaim, Role, Tournament
 from .cache import club_version_bump
+from .clubs import club_lock
 from .errors import make_fail
 
 MESSAGES = {
     "user_unknown": N_("There is no user called “%(username)s”."),
     "last_owner": N_("A club needs at least one owner: make someone else owner first."),
+    "member_gone": N_("This person is no longer a member of the club."),
 }
 
 
 _fail = make_fail(MESSAGES)
 
 
-def _owners_left(club: Club, *, without: Membership) -> int:
-    return (
-        Membership.objects.select_for_update()
-        .filter(club=club, role=Role.OWNER)
-        .exclude(pk=without.pk)
-        .count()
+def club_owners_locked(*, club_id: int) -> list[Membership]:
+    """The club's owners who can log in (active accounts), read after locking the club's row.
+
+    Everything that can take an owner away (a role change, a removal, an account deleted or
+    deactivated) calls this first, so two such changes of one club run one after the other and
+    the second counts the owners the first left. They are listed and counted here, in Python:
+    Django drops ``FOR UPDATE`` from an aggregate such as ``count()``, which once let two owners
+    demote each other at the same moment and leave the club with none."""
+    club_lock(club_id=club_id)
+    return list(
+        Membership.objects.filter(club_id=club_id, role=Role.OWNER, user__is_active=True).order_by(
+            "pk"
+        )
     )
+
+
+def _keeps_an_owner(membership: Membership, owners: list[Membership]) -> None:
+    """Refuse to take ``membership``'s owner role away when no other owner would be left."""
+    if membership.role == Role.OWNER and all(owner.pk == membership.pk for owner in owners):
+        raise _fail("role", "last_owner")
+
+
+def _locked(membership: Membership) -> Membership:
+    """``membership`` as stored now, locked (after the club's row); refused if it is gone."""
+    found = Membership.objects.select_for_update().filter(pk=membership.pk).first()
+    if found is None:
+        raise _fail("__all__", "member_gone")
+    return found
 
 
 def _by(user):
@@ -64,6 +92,7 @@ def member_add(*, club: Club, username: str, role: str, by=None) -> Membership:
     user = user_by_name(username)
     if user is None:
         raise _fail("username", "user_unknown", username=(username or "").strip())
+    club_lock(club_id=club.pk)
     existing = Membership.objects.filter(club=club, user=user).first()
     if existing is not None:
         return membership_role_change(membership=existing, role=role, by=by)
@@ -118,13 +147,14 @@ def _staff_leave(membership: Membership, by) -> None:
 @transaction.atomic
 def membership_role_change(*, membership: Membership, role: str, by=None) -> Membership:
     """Change a member's role; the membership's history keeps who changed it, and when. An
-    owner who becomes scorekeeper or member has their open invitations withdrawn."""
-    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    owner who becomes scorekeeper or member has their open invitations withdrawn; the last
+    owner cannot step down (make someone else owner first)."""
+    owners = club_owners_locked(club_id=membership.club_id)
+    membership = _locked(membership)
     if membership.role == role:
         return membership
-    if membership.role == Role.OWNER and role != Role.OWNER:
-        if not _owners_left(membership.club, without=membership):
-            raise _fail("role", "last_owner")
+    if membership.role == Role.OWNER:
+        _keeps_an_owner(membership, owners)
         _invitations_withdraw(membership, by, "inviter no longer an owner")
     membership._change_reason = f"role {membership.role} → {role}"
     membership._history_user = _by(by)
@@ -135,10 +165,11 @@ def membership_role_change(*, membership: Membership, role: str, by=None) -> Mem
 
 @transaction.atomic
 def member_remove(*, membership: Membership, by=None) -> None:
-    """Remove a person from the club, and every right their membership gave them (above)."""
-    membership = Membership.objects.select_for_update().get(pk=membership.pk)
-    if membership.role == Role.OWNER and not _owners_left(membership.club, without=membership):
-        raise _fail("role", "last_owner")
+    """Remove a person from the club (an owner removing themselves: leaving it), and every
+    right their membership gave them (above). The last owner cannot leave."""
+    owners = club_owners_locked(club_id=membership.club_id)
+    membership = _locked(membership)
+    _keeps_an_owner(membership, owners)
     _staff_leave(membership, by)
     _invitations_withdraw(membership, by, "inviter left the club")
     _claims_decline(membership, by)
@@ -147,8 +178,14 @@ def member_remove(*, membership: Membership, by=None) -> None:
     membership.delete()
 
 
+@transaction.atomic
 def membership_set(*, club: Club, user, role: str) -> Membership:
-    """Give ``user`` ``role`` in the club, whatever they had (demo data, benches, tests)."""
+    """Give ``user`` ``role`` in the club, whatever they had (demo data, benches, tests); the
+    last owner stays owner all the same."""
+    owners = club_owners_locked(club_id=club.pk)
+    existing = Membership.objects.filter(club=club, user=user).first()
+    if existing is not None and role != Role.OWNER:
+        _keeps_an_owner(existing, owners)
     membership, _created = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )
