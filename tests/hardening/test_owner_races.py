@@ -2,7 +2,7 @@
 own database connection, through the real services and through the pages.
 
 Every change that can take an owner away locks the club row first
-(``services.members.club_owners_locked``), so the two run one after the other and the second
+(``services.members.clubs_left_without_owner``), so the two run one after the other and the second
 counts the owners the first left: exactly one of the two is refused, and the club keeps one
 owner. Before that lock, two owners who demoted each other both succeeded (``select_for_update()``
 with ``count()`` locks nothing: Django drops ``FOR UPDATE`` from an aggregate). On PostgreSQL the
@@ -12,16 +12,18 @@ requests wait on the row lock; on SQLite (``BEGIN IMMEDIATE``) they wait on the 
 import threading
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from core.errors import EfudaError
 from tests import factories
 from tests.hardening.helpers import run_threads
 from tournaments.i18n import error_text
 from tournaments.models import Membership, Role
+from tournaments.services.accounts import accounts_delete
 from tournaments.services.members import member_remove, membership_role_change
 from tournaments.views import manage
 
@@ -139,3 +141,66 @@ def test_two_owners_racing_through_the_pages_leave_exactly_one_owner(action, mon
         winner = said.index([done])
         # The winner took the other's role (or membership) away and is the one owner left.
         assert _owners(club) == [f"race{n}-{'ab'[winner]}"]
+
+
+CLUBS_REFUSED = (
+    "These clubs would be left without an owner: “{name}” ({slug}). "
+    "Make someone else owner of each first."
+)
+
+
+def test_an_owner_s_account_deleted_while_the_other_steps_down_leaves_one_owner():
+    for n in range(RACES):
+        club, people = _club_of_two_owners(n)
+        a, b = people["a"], people["b"]
+        calls = (
+            lambda a=a: accounts_delete(users=[a.user]),
+            lambda b=b: membership_role_change(membership=b, role=Role.MEMBER, by=b.user),
+        )
+        results, errors = run_threads(2, lambda i, calls=calls: calls[i]())
+        assert len(errors) == 1 and len(results) == 1, (n, results, errors)
+        ((loser, err),) = errors.items()
+        with translation.override("en"):
+            said = error_text(err)
+        if loser == 0:  # b stepped down first: a's account stays, a the one owner
+            assert said == CLUBS_REFUSED.format(name=club.name, slug=club.slug)
+            assert _owners(club) == [f"race{n}-a"]
+        else:  # a's account went first: b cannot step down
+            assert said == LAST_OWNER
+            assert _owners(club) == [f"race{n}-b"]
+            assert not get_user_model().objects.filter(pk=a.user_id).exists()
+
+
+def test_the_admin_deactivating_an_owner_while_the_other_steps_down_leaves_one_owner():
+    """Through both pages: site staff untick "active" for a in the admin while b lowers
+    themselves on the club's members page."""
+    staff = get_user_model().objects.create_superuser("site-admin", "admin@example.org", "pw")
+    for n in range(RACES):
+        club, people = _club_of_two_owners(n)
+        a, b = people["a"], people["b"]
+        joined = timezone.localtime(a.user.date_joined)
+        form = {
+            "username": a.user.username,
+            "date_joined_0": joined.strftime("%Y-%m-%d"),
+            "date_joined_1": joined.strftime("%H:%M:%S"),
+        }
+        posts = [
+            (staff, reverse("admin:auth_user_change", args=[a.user_id]), form),
+            (b.user, reverse("member_role", args=[club.slug, b.pk]), {"role": "member"}),
+        ]
+        results, errors = run_threads(2, lambda i, posts=posts: _post_as(*posts[i]))
+        assert not errors, errors
+        deactivated = not get_user_model().objects.get(pk=a.user_id).is_active
+        admin_page, members_page = results[0], results[1]
+        if deactivated:  # the admin went first: b, the one owner who can log in, stays
+            assert admin_page[0].status_code == 302
+            assert members_page[1] == [LAST_OWNER]
+            assert _owners(club) == [f"race{n}-a", f"race{n}-b"]
+        else:  # b stepped down first: the admin's form says which club needs an owner
+            assert admin_page[0].status_code == 200
+            refused = CLUBS_REFUSED.format(name=club.name, slug=club.slug)
+            assert refused in admin_page[0].context["adminform"].form.errors["is_active"]
+            assert members_page[1] == ["Role changed."]
+            assert _owners(club) == [f"race{n}-a"]
+        active_owners = Membership.objects.filter(club=club, role=Role.OWNER, user__is_active=True)
+        assert active_owners.count() == 1

@@ -15,9 +15,11 @@ Permissions never rely on this cleaning alone: they check the membership at ever
 
 A club always keeps an owner who can log in: every change that could take the last one away
 (a role change, a removal or leaving, an account deleted or deactivated: services/accounts.py)
-locks the club's row first and counts the owners after it (``club_owners_locked``), so of two
+locks the club's row first and counts the owners after it (``clubs_left_without_owner``), so of two
 such changes at the same moment the second sees the first and is refused if it would leave none.
 """
+
+from collections.abc import Callable, Iterable
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -34,32 +36,56 @@ MESSAGES = {
     "user_unknown": N_("There is no user called “%(username)s”."),
     "last_owner": N_("A club needs at least one owner: make someone else owner first."),
     "member_gone": N_("This person is no longer a member of the club."),
+    "clubs_last_owner": N_(
+        "These clubs would be left without an owner: %(clubs)s. Make someone else owner of "
+        "each first."
+    ),
 }
 
 
 _fail = make_fail(MESSAGES)
 
 
-def club_owners_locked(*, club_id: int) -> list[Membership]:
-    """The club's owners who can log in (active accounts), read after locking the club's row.
+def clubs_left_without_owner(
+    *, club_ids: Iterable[int], leaving: Callable[[Membership], bool]
+) -> list[int]:
+    """Lock the rows of the clubs ``club_ids``, in the order of their ids, and return the ids of
+    those that would have no owner who can log in once the owners for which ``leaving(owner)``
+    is true stop counting (lowered, removed, their accounts deleted or deactivated).
 
-    Everything that can take an owner away (a role change, a removal, an account deleted or
-    deactivated) calls this first, so two such changes of one club run one after the other and
-    the second counts the owners the first left. They are listed and counted here, in Python:
-    Django drops ``FOR UPDATE`` from an aggregate such as ``count()``, which once let two owners
-    demote each other at the same moment and leave the club with none."""
-    club_lock(club_id=club_id)
-    return list(
-        Membership.objects.filter(club_id=club_id, role=Role.OWNER, user__is_active=True).order_by(
-            "pk"
+    The one check of every change that can take an owner away. Call it first in the
+    transaction that makes the change: the club rows stay locked until it ends, so two such
+    changes of one club run one after the other and the second counts the owners the first
+    left. The owners are listed and counted here, in Python, after the lock: Django drops
+    ``FOR UPDATE`` from an aggregate such as ``count()``, which once let two owners demote each
+    other at the same moment and leave their club with none."""
+    ownerless = []
+    for club_id in sorted(set(club_ids)):
+        club_lock(club_id=club_id)
+        owners = list(
+            Membership.objects.filter(club_id=club_id, role=Role.OWNER, user__is_active=True)
         )
+        if owners and all(leaving(owner) for owner in owners):
+            ownerless.append(club_id)
+    return ownerless
+
+
+def owners_kept_check(*, club_ids: Iterable[int], leaving: Callable[[Membership], bool]) -> None:
+    """:func:`clubs_left_without_owner`, refused with a message that names the clubs (an account
+    deleted or deactivated, memberships deleted by site staff)."""
+    ownerless = clubs_left_without_owner(club_ids=club_ids, leaving=leaving)
+    if ownerless:
+        clubs = Club.objects.filter(pk__in=ownerless).order_by("name", "pk")
+        names = ", ".join(f"“{club.name}” ({club.slug})" for club in clubs)
+        raise _fail("__all__", "clubs_last_owner", clubs=names)
+
+
+def _alone(membership: Membership) -> list[int]:
+    """Lock ``membership``'s club: ``[its id]`` if ``membership`` is its only owner who can
+    log in, else ``[]``."""
+    return clubs_left_without_owner(
+        club_ids=[membership.club_id], leaving=lambda owner: owner.pk == membership.pk
     )
-
-
-def _keeps_an_owner(membership: Membership, owners: list[Membership]) -> None:
-    """Refuse to take ``membership``'s owner role away when no other owner would be left."""
-    if membership.role == Role.OWNER and all(owner.pk == membership.pk for owner in owners):
-        raise _fail("role", "last_owner")
 
 
 def _locked(membership: Membership) -> Membership:
@@ -149,12 +175,13 @@ def membership_role_change(*, membership: Membership, role: str, by=None) -> Mem
     """Change a member's role; the membership's history keeps who changed it, and when. An
     owner who becomes scorekeeper or member has their open invitations withdrawn; the last
     owner cannot step down (make someone else owner first)."""
-    owners = club_owners_locked(club_id=membership.club_id)
+    alone = _alone(membership)
     membership = _locked(membership)
     if membership.role == role:
         return membership
     if membership.role == Role.OWNER:
-        _keeps_an_owner(membership, owners)
+        if alone:
+            raise _fail("role", "last_owner")
         _invitations_withdraw(membership, by, "inviter no longer an owner")
     membership._change_reason = f"role {membership.role} → {role}"
     membership._history_user = _by(by)
@@ -167,9 +194,10 @@ def membership_role_change(*, membership: Membership, role: str, by=None) -> Mem
 def member_remove(*, membership: Membership, by=None) -> None:
     """Remove a person from the club (an owner removing themselves: leaving it), and every
     right their membership gave them (above). The last owner cannot leave."""
-    owners = club_owners_locked(club_id=membership.club_id)
+    alone = _alone(membership)
     membership = _locked(membership)
-    _keeps_an_owner(membership, owners)
+    if alone:
+        raise _fail("role", "last_owner")
     _staff_leave(membership, by)
     _invitations_withdraw(membership, by, "inviter left the club")
     _claims_decline(membership, by)
@@ -182,10 +210,11 @@ def member_remove(*, membership: Membership, by=None) -> None:
 def membership_set(*, club: Club, user, role: str) -> Membership:
     """Give ``user`` ``role`` in the club, whatever they had (demo data, benches, tests); the
     last owner stays owner all the same."""
-    owners = club_owners_locked(club_id=club.pk)
-    existing = Membership.objects.filter(club=club, user=user).first()
-    if existing is not None and role != Role.OWNER:
-        _keeps_an_owner(existing, owners)
+    alone = clubs_left_without_owner(
+        club_ids=[club.pk], leaving=lambda owner: owner.user_id == user.pk
+    )
+    if alone and role != Role.OWNER:
+        raise _fail("role", "last_owner")
     membership, _created = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )
