@@ -30,8 +30,11 @@ def club_lock(*, club_id: int) -> None:
     """Lock the club's row until the transaction ends. Every change of the club's people (a
     membership, an owner, an invitation, an account deleted or deactivated) takes it before any
     other row, so two such changes of one club run one after the other and the second reads
-    what the first left (docs/architecture.md, "Lock order"). Call inside the transaction."""
-    Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True).first()
+    what the first left (docs/architecture.md, "Lock order"). Call inside the transaction.
+    ``FOR NO KEY UPDATE`` (the lock an update of the club's data version takes): it does not
+    wait for a writer that holds only a key-share lock on the club."""
+    club = Club.objects.select_for_update(no_key=True).filter(pk=club_id)
+    club.values_list("pk", flat=True).first()
 
 
 def club_discard_empty(*, club: Club) -> bool:
