@@ -67,6 +67,14 @@ IMPORT_STALE_MINUTES = int(os.environ.get("IMPORT_STALE_MINUTES", "5"))
 IMPORT_TIME_LIMIT_SECONDS = int(os.environ.get("IMPORT_TIME_LIMIT_SECONDS", "600"))
 IMPORT_QUEUE_PER_CLUB = int(os.environ.get("IMPORT_QUEUE_PER_CLUB", "2"))
 IMPORT_QUEUE_PER_USER = int(os.environ.get("IMPORT_QUEUE_PER_USER", "3"))
+# What an uploaded spreadsheet may claim, checked before any sheet is built; sized so that a
+# clean file at the line limit passes (services/upload_limits.py; docs/import-format.md).
+IMPORT_MAX_CELLS = int(os.environ.get("IMPORT_MAX_CELLS", "5000000"))
+IMPORT_MAX_SHARED_STRINGS = int(os.environ.get("IMPORT_MAX_SHARED_STRINGS", "1000000"))
+IMPORT_MAX_UNPACKED_BYTES = int(os.environ.get("IMPORT_MAX_UNPACKED_BYTES", str(512 * 2**20)))
+IMPORT_MAX_PART_BYTES = int(os.environ.get("IMPORT_MAX_PART_BYTES", str(2 * 2**20)))
+IMPORT_MAX_ZIP_RATIO = int(os.environ.get("IMPORT_MAX_ZIP_RATIO", "200"))
+IMPORT_MAX_ZIP_MEMBERS = int(os.environ.get("IMPORT_MAX_ZIP_MEMBERS", "1000"))
 # SQLite only: a deal saved while another process writes (a large import) waits this long for
 # the one writer, then is refused with "try again" (HTTP 503; the phone's outbox resends it).
 SQLITE_DEAL_WAIT_SECONDS = float(os.environ.get("SQLITE_DEAL_WAIT_SECONDS", "1.5"))

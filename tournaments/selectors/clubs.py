@@ -156,3 +156,10 @@ def replica_caught_up(*, club_id: int, version: int) -> bool:
         replica_failed(error)
         return False
     return bool(seen) and seen[0] >= version
+
+
+def clubs_without_owner() -> QuerySet[Club]:
+    """The clubs with no owner who can log in (none at all, or only deactivated accounts): a
+    site administrator gives each one with ``manage.py club_owner``."""
+    owned = Membership.objects.filter(role=Role.OWNER, user__is_active=True)
+    return Club.objects.exclude(pk__in=owned.values("club_id")).order_by("slug")
