@@ -1,7 +1,8 @@
 // The phone's scoring (static/js/scoring-core.js), in Node.
 //
 // The parity test scores the cases tests/services/test_phone_scoring_parity.py made with the
-// Python core (EFUDA_SCORING_CASES names their file; that pytest test runs this file with it,
+// Python core, and reads the entry forms it read with the server's forms (static/js/
+// outbox-points.js, dataFromBody) (EFUDA_SCORING_CASES names their file; that pytest test runs this file with it,
 // and without it the parity test is skipped). The others stand alone: a worked example of
 // docs/rules.md and the balance of every score (fast-check).
 import { test } from "node:test";
@@ -12,6 +13,7 @@ import fc from "fast-check";
 import {
   ScoringError, parseCard, parseSuit, scoreData, scoreDaifugo, scoreNapoleon
 } from "../../static/js/scoring-core.js";
+import { dataFromBody } from "../../static/js/outbox-points.js";
 
 const CASES = process.env.EFUDA_SCORING_CASES;
 
@@ -50,7 +52,20 @@ test("every case scores on the phone as in the Python core", { skip: !CASES && "
   assert.ok(made.cases.length > 1000, "too few cases: " + made.cases.length);
   assert.deepStrictEqual(wrong.slice(0, 5), [], `${wrong.length} of ${made.cases.length} cases differ (seed ${made.seed})`);
   console.log(`${made.cases.length} cases agree (seed ${made.seed})`);
+  const misread = made.forms.filter((f) => !same(dataFromBody(f.game, f.body, f.table), f.expected));
+  assert.ok(made.forms.length >= 100, "too few forms: " + made.forms.length);
+  assert.deepStrictEqual(misread.slice(0, 5), [], `${misread.length} of ${made.forms.length} forms read otherwise (seed ${made.seed})`);
+  console.log(`${made.forms.length} forms agree (seed ${made.seed})`);
 });
+
+function same(a, b) {
+  try {
+    assert.deepStrictEqual(a, b);
+    return true;
+  } catch (e) {
+    return false;
+  }
+}
 
 // ---- Without Python: a rule set as efuda sends it (selectors/offline.py, ruleset_json) ------
 

@@ -4,9 +4,10 @@ The cases are made here, from the Python side (``scoring_bridge.score`` over rul
 scoring/, the rule sets as ``selectors.offline.ruleset_json`` sends them to the page): every
 preset; each option value on its own; random option sets; every cell of every point table
 (each table size, bid, adjutant or solo, won, lost and all 20 taken); random deals and rounds,
-right and wrong. They are written as JSON and tests/js/scoring-core.test.js scores each one in
-Node with the phone's module: points, roles, titles, order, exchanges and every other result,
-or the refusal's field and code, must be the same.
+right and wrong; and entry forms as the phone posts them, with the deal data the server's form
+makes of them. They are written as JSON and tests/js/scoring-core.test.js scores each one in
+Node with the phone's modules: points, roles, titles, order, exchanges and every other result,
+or the refusal's field and code, must be the same, and each form must read as the same data.
 
 The random part changes with every run (the seed is printed on a failure; EFUDA_PARITY_SEED
 replays it). Without Node the test is skipped (scripts/test installs it).
@@ -14,6 +15,7 @@ replays it). Without Node the test is skipped (scripts/test installs it).
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import random
@@ -22,9 +24,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from django.http import QueryDict
 
 import rules
 from core.errors import EfudaError
+from tests import factories
+from tournaments.forms.entry import DaifugoRoundForm, NapoleonDealForm
 from tournaments.selectors.offline import ruleset_json
 from tournaments.services.scoring_bridge import score
 
@@ -219,6 +224,75 @@ def _spoil_daifugo(data: dict, rng: random.Random) -> dict:
     return data
 
 
+# ---- entry forms: what the phone posts, read as the server's form reads it -------------------
+
+FORM_TEXTS = ["", " ", "x", "abc", "solo", " solo", "12", " 12 ", "12.0", "1_2", "+5", "-3",
+              "99999999999", "0", "on", "false", "True"]  # fmt: skip
+
+
+def _ids_field(ids: list[int], rng: random.Random) -> list[str]:
+    values = [str(i) for i in rng.sample(ids, rng.randint(0, len(ids)))]
+    if values and rng.random() < 0.2:
+        values.insert(rng.randrange(len(values)), rng.choice(["", " ", " 7 ", "x", values[0]]))
+    return values
+
+
+def _napoleon_body(ids: list[int], rng: random.Random) -> list[list[str]]:
+    seats = _ids_field(ids, rng)
+    pick = lambda choices: rng.choice(choices + FORM_TEXTS[:3])  # noqa: E731
+    body = [["seats", s] for s in seats] + [
+        ["napoleon", pick(seats or ["1"])], ["bid", pick([str(b) for b in range(9, 22)])],
+        ["trump", pick(["S", "H", " D ", "♠"])], ["called_suit", pick(SUITS + ["JK"])],
+        ["called_rank", pick(RANKS)], ["adjutant", pick((seats or ["1"]) + ["solo", " solo"])],
+        ["honours", rng.choice([str(rng.randint(0, 20))] + FORM_TEXTS)],
+        ["discarded", rng.choice([str(rng.randint(0, 4))] + FORM_TEXTS)],
+        ["last_trick", pick(["napoleon", "allies"])],
+    ]  # fmt: skip
+    if rng.random() < 0.15:
+        body.append(["redeal", rng.choice(["on", "false", "0", "", "True"])])
+    return [pair for pair in body if rng.random() < 0.95]
+
+
+def _daifugo_body(ids: list[int], rng: random.Random) -> list[list[str]]:
+    players = _ids_field(ids, rng)
+    order = [p for p in players if rng.random() < 0.9]
+    rng.shuffle(order)
+    forbidden = [p for p in order if rng.random() < 0.15]
+    return ([["players", p] for p in players] + [["order", p] for p in order]
+            + [["forbidden", p] for p in forbidden])  # fmt: skip
+
+
+def form_cases(seed: int, club, players) -> list[dict]:
+    """Entry forms as the phone posts them, right and wrong, with the data the server makes of
+    them (``to_data``; a tournament table's drawn players fix the seats or the round's
+    players), or None where the form itself is refused."""
+    rng = random.Random(seed)
+    ids = [p.id for p in players]
+    day = datetime.date(2026, 11, 20)
+    sessions = {
+        "napoleon": factories.session(club=club, date=day, ruleset=factories.ClubRuleSetFactory(
+            club=club, code="napoleon-wiki", preset="napoleon-wiki")),
+        "daifugo": factories.session(club=club, date=day, ruleset=factories.ClubRuleSetFactory(
+            club=club, code="daifugo-common", preset="daifugo-common")),
+    }  # fmt: skip
+    out = []
+    for _ in range(300):
+        game = rng.choice(["napoleon", "daifugo"])
+        body = (_napoleon_body if game == "napoleon" else _daifugo_body)(ids, rng)
+        table = rng.sample(ids, 5) if rng.random() < 0.3 else None
+        data = QueryDict(mutable=True)
+        for name, value in body:
+            data.appendlist(name, value)
+        form_class = NapoleonDealForm if game == "napoleon" else DaifugoRoundForm
+        roster = table if game == "daifugo" else None
+        form = form_class(data, session=sessions[game], roster=roster)
+        made = form.to_data() if form.is_valid() else None
+        if made is not None and game == "napoleon" and table is not None:
+            made["seats"] = table  # views.events.tables._table_data
+        out.append({"game": game, "body": body, "table": table, "expected": made})
+    return out
+
+
 # ---- the cases ----------------------------------------------------------------------------------
 
 
@@ -303,12 +377,14 @@ def test_the_cases_reach_every_table_cell_and_every_refusal():
     assert every <= cells
 
 
-def test_the_phone_scores_every_case_as_the_server(tmp_path):
+@pytest.mark.django_db
+def test_the_phone_scores_every_case_as_the_server(tmp_path, club, players):
     node = shutil.which("node")
     if node is None:
         pytest.skip("Node is not installed (scripts/test installs it)")
     seed = int(os.environ.get("EFUDA_PARITY_SEED") or random.SystemRandom().randrange(2**32))
-    made = cases(seed)
+    made = cases(seed) | {"forms": form_cases(seed, club, players)}
+    assert sum(f["expected"] is None for f in made["forms"]) > 10  # wrong forms are there too
     path = tmp_path / "scoring-cases.json"
     path.write_text(json.dumps(made, ensure_ascii=False), encoding="utf-8")
     run = subprocess.run(
@@ -323,3 +399,4 @@ def test_the_phone_scores_every_case_as_the_server(tmp_path):
     assert run.returncode == 0, f"EFUDA_PARITY_SEED={seed}\n{report[-6000:]}"
     # The Node side did score the cases (not skipped): it says how many agreed.
     assert f"{len(made['cases'])} cases agree" in report, report[-3000:]
+    assert f"{len(made['forms'])} forms agree" in report, report[-3000:]
