@@ -13,6 +13,7 @@ import pytest
 from django.db.models import Sum
 from django.urls import reverse
 
+from tests import factories
 from tests.browser.scorekeeper import Phone, make_table
 from tests.browser.test_offline import (
     BADGE,
@@ -25,6 +26,7 @@ from tests.browser.test_offline import (
     wait_outbox,
 )
 from tournaments.models import Deal, ScoreLine
+from tournaments.services import events as svc
 from tournaments.services.deals import deal_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -168,3 +170,43 @@ def test_efudas_numbers_win_and_the_phone_shows_the_difference(keeper, table):
     keeper.tap(f"{DIFFER} [data-outbox-action=differ-seen]")
     differ.wait_for(state="hidden")
     assert Deal.objects.filter(session=table.dai).count() == 3
+
+
+def test_a_tournament_table_totals_the_waiting_deal_by_seat(browser, live_server):
+    club = factories.ClubFactory()
+    wiki = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
+    t = factories.tournament(club=club, ruleset=wiki, entrants=5)
+    table = factories.started_round(t).tables.get()
+    seats = list(table.seats)
+    path = reverse("tournament_table", args=[t.pk, table.pk])
+    phone = Phone(browser, live_server, None)
+    phone.page.goto(f"{live_server.url}/t/{t.pk}/pin/")
+    phone.page.fill("input[name=pin]", svc.pin_issue(entry=t.entries.get(player_id=seats[0])))
+    phone.page.click("button[type=submit].primary")
+    phone.page.wait_for_url(f"**{path}")
+    phone.settle()
+    cells = phone.page.locator("table.ev-totals tbody td")
+    phone.context.set_offline(True)
+    enter_deal(phone, seats, 0)  # seat 1 bids 13 with seat 2, the army takes 12: lost
+    save_offline(phone, 1)
+    assert cells.nth(0).locator(".pending-mark").inner_text() == "未送信 -2"
+    assert cells.nth(1).locator(".pending-mark").inner_text() == "未送信 -1"
+    assert [cells.nth(i).inner_text().split()[0] for i in range(5)] == [
+        "-2",
+        "-1",
+        "+1",
+        "+1",
+        "+1",
+    ]
+    assert (
+        "未送信の1件を含みます"
+        in phone.page.locator("#table-deals [data-pending-note]").inner_text()
+    )
+    phone.context.set_offline(False)
+    wait_outbox(phone, 0)
+    phone.page.locator("#table-deals li.ev-deal").first.wait_for()
+    until(phone.page, NO_MARKS.replace("#running-totals", "#table-deals"))
+    assert [cells.nth(i).inner_text() for i in range(5)] == ["-2", "-1", "+1", "+1", "+1"]
+    assert Deal.objects.filter(session=table.session).count() == 1
+    assert not phone.errors, phone.errors
+    phone.close()
