@@ -81,11 +81,7 @@ export function createList(ctx) {
     const orphans = author ? await outbox.unclaimed() : [];
     const waiting = own.filter((r) => r.state === core.WAITING);
     const refused = own.filter((r) => r.state === core.ATTENTION).concat(orphans);
-    const context = pageContext();
-    const scored = scoreItems(waiting, { page, context });
-    waitingBox.querySelector("ul").replaceChildren(...waiting.map((r) => waitingItem(r, scored.get(r.id))));
-    waitingBox.hidden = waiting.length === 0;
-    markTotals(context, pendingTotals(waiting, scored, page), text);
+    showPoints(waiting);
     badge.textContent = text("waiting", { n: waiting.length });
     badge.hidden = waiting.length === 0;
     box.classList.toggle("has-waiting", waiting.length > 0);
@@ -123,6 +119,21 @@ export function createList(ctx) {
     b.dataset.outboxAction = action;
     b.dataset.id = id;
     return b;
+  }
+
+  /* The waiting deals with their points, and the page's totals with them added. Only ever a
+     view: whatever goes wrong here leaves the outbox (keeping, sending) as it is. */
+  function showPoints(waiting) {
+    let scored = new Map();
+    try {
+      const context = pageContext();
+      scored = scoreItems(waiting, { page, context });
+      markTotals(context, pendingTotals(waiting, scored, page), text);
+    } catch (e) {
+      /* the deals are listed below without their points; efuda scores them when they arrive */
+    }
+    waitingBox.querySelector("ul").replaceChildren(...waiting.map((r) => waitingItem(r, scored.get(r.id))));
+    waitingBox.hidden = waiting.length === 0;
   }
 
   /* A deal waiting to be sent: 未送信, when, what, and its points as the phone scores them. */

@@ -101,14 +101,18 @@ function start(core) {
   async function send(liveId) {
     const before = (await outbox.items(author)).filter((r) => r.state === core.WAITING);
     if (before.some((r) => r.id !== liveId)) say(text("sending"));
-    const mine = scoreItems(before, { page, context: pageContext() });
+    const mine = scoredSafely(before);
     let result;
     try {
       result = await outbox.flush(author, liveId);
     } catch (e) {
       result = { outcome: {}, sent: 0, stop: "server" };
     }
-    compare(before.filter((r) => r.id !== liveId), mine, result.outcome);
+    try {
+      compare(before.filter((r) => r.id !== liveId), mine, result.outcome);
+    } catch (e) {
+      /* only a view: the totals are efuda's anyway once read again */
+    }
     stopped = result.stop;
     if (result.stop === "author") checkWho();
     if (result.stop === "server" || (result.stop === "offline" && navigator.onLine)) soon();
@@ -128,6 +132,16 @@ function start(core) {
       result.outcome[id].kind === "sent");
     if (background) refreshLists();
     return result;
+  }
+
+  /* The phone's points of the waiting deals; none where scoring them fails (a view only: it
+     never stops a deal from being sent). */
+  function scoredSafely(items) {
+    try {
+      return scoreItems(items, { page, context: pageContext() });
+    } catch (e) {
+      return new Map();
+    }
   }
 
   /* efuda's points against the phone's, for each deal sent: where they differ, efuda's count
@@ -313,8 +327,11 @@ function start(core) {
     if (!form) return;
     const waiting = (await outbox.items(author)).filter((r) => r.state === core.WAITING);
     const context = pageContext();
-    const previous = nextPrevious(waiting, scoreItems(waiting, { page, context }), page, context);
-    localPreview(form, context, body(form), previous, text);
+    try {
+      localPreview(form, context, body(form), nextPrevious(waiting, scoredSafely(waiting), page, context), text);
+    } catch (e) {
+      /* the panel keeps efuda's own text: the points come when the deal arrives */
+    }
   });
 
   // ---- Leaving a tournament table (forgetting the PIN) --------------------------------------
