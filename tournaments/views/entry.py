@@ -23,6 +23,7 @@ from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Role
 from ..permissions import club_for_request
 from ..selectors.events import session_table
+from ..selectors.offline import offline_scoring
 from ..selectors.outbox import points_line, similar_deals, similar_summary
 from ..selectors.sessions import deal_history, preview_row, previous_players, session_detail
 from ..selectors.visibility import deal_visibility
@@ -217,6 +218,8 @@ def _page(request, session, form, row, *, deal=None, redirect_to=None):
     context["club"] = session.club
     context["detail"] = session_detail(session) if deal is None else None
     context["author"] = user_author(request.user)
+    if deal is None:  # the phone scores what it keeps while offline (static/js/outbox.js)
+        context["offline"] = offline_scoring(session=session, names=form.names)
     return render(request, "tournaments/entry/entry.html", context)
 
 

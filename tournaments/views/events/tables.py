@@ -21,6 +21,7 @@ from ...models import (
     TournamentTable,
 )
 from ...selectors import events as sel
+from ...selectors.offline import offline_scoring
 from ...services import events as svc
 from ..entry import entry_context, preview_input, similar_to
 from ..outbox import (
@@ -145,6 +146,10 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
     live_count = sum(1 for r in rows if not r.deal.is_deleted)
     limit = tournament.deals_per_round
     context = _entry_context(tournament, table, form, None) if open_ else {}
+    if open_ and form is not None:  # the phone scores what it keeps while offline
+        context["offline"] = offline_scoring(
+            session=table.session, names=form.names, table=list(table.seats)
+        )
     my_table = sel.entry_table(tournament, entry) if entry is not None else None
     context.update(
         {
