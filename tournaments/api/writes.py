@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.http import QueryDict
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from ninja import Header, Router
+from ninja import Header, Router, Status
 
 from ..forms.entry import DaifugoRoundForm, NapoleonDealForm
 from ..models import Game, GameSession, Role
@@ -62,7 +62,7 @@ def _post(request, club: str, session_id: int, game: str, payload, key: str | No
                          message=str(errors[0]))  # fmt: skip
     deal = deal_post(session=session, data=form.to_data(), user=request.user, key=key)
     row = next(d for d in session_detail(session).deals if d.id == deal.pk)
-    return (200 if deal.already_recorded else 201), deal_out(row)
+    return Status(200 if deal.already_recorded else 201, deal_out(row))
 
 
 def _read_only() -> str:
