@@ -69,6 +69,7 @@ WRITE_VIEWS = {
     "player_merge_undo": OWNER,
     "player_claim": MEMBER,
     "display_name": MEMBER,
+    "api_tokens": LOGGED_IN,
 }
 
 # POST views outside the club-role model, with who checks them and where.
@@ -115,6 +116,7 @@ OTHER_WRITES = {
     # (so no login redirect and no CSRF); tested in tests/api.
     "api-v1:napoleon_deal_post": "a read-and-write token of a scorekeeper (tests/api)",
     "api-v1:daifugo_round_post": "a read-and-write token of a scorekeeper (tests/api)",
+    "api_token_revoke": "the person's own token only (another's is 404; tests/api)",
     "api-v1:api-root": "the API's root: nothing there (404)",
     "api-v1:openapi-json": "the OpenAPI document: reads nothing of the database",
     "api-v1:openapi-view": "the API's docs page: reads nothing of the database",
@@ -320,6 +322,7 @@ def _build_world():
         "player_merge_undo": ({"pk": merged.pk}, {}),
         "player_claim": ({}, {"player": players[2].pk}),
         "display_name": ({}, {"display_name": "たろう"}),
+        "api_tokens": (None, {"name": "script", "scope": "read"}),
     }
     return {"club": club, "users": users, "requests": requests}
 
