@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "allauth.socialaccount",
     "csp",
+    "ninja",  # the API's docs page from the Swagger UI files it ships (no CDN)
     "django_tasks",
     "django_tasks_db",
     "tournaments",
