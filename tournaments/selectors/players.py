@@ -10,7 +10,16 @@ from django.db.models import Count, Q, Sum
 
 from scoring.cards import SUIT_SYMBOLS
 
-from ..models import BidAggregate, Game, Player, ScoreLine, StandingAggregate
+from ..models import (
+    BidAggregate,
+    Deal,
+    Game,
+    Invitation,
+    Player,
+    PlayerClaim,
+    ScoreLine,
+    StandingAggregate,
+)
 from .standings import _FIELDS, TITLE_FIELDS, hidden_counters, subtract
 from .visibility import Visibility
 
@@ -237,8 +246,6 @@ def deals_naming(*, club, player_id: int):
     denormalised Napoleon and adjutant, plus the deals without score lines (redeals, deleted
     deals) and the Daifugō rounds of the player's sessions (a 大富豪 who sat out the next round
     is still named by it for 都落ち); each candidate is checked exactly."""
-    from ..models import Deal, ScoreLine
-
     key = str(player_id)
     lines = ScoreLine.objects.filter(club=club, player_id=player_id)
     ids = set(lines.values_list("deal_id", flat=True))
@@ -279,8 +286,6 @@ class MergePreview:
 
 
 def merge_preview(*, club, keep: Player, merge: Player) -> MergePreview:
-    from ..models import Invitation, PlayerClaim
-
     preview = MergePreview(keep=keep, merge=merge)
     deals = deals_naming(club=club, player_id=merge.pk)
     keep_key = str(keep.pk)

@@ -24,6 +24,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 from ..i18n import list_join, term_html
+from ..selectors.sessions import ruleset_label
 
 register = template.Library()
 
@@ -92,6 +93,4 @@ def signed(value) -> str:
 @register.filter
 def ruleset_name(ruleset) -> str:
     """A club rule set's name as every page shows it (``selectors.sessions.ruleset_label``)."""
-    from ..selectors.sessions import ruleset_label
-
     return ruleset_label(ruleset) if ruleset is not None else ""
