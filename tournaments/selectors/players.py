@@ -166,7 +166,15 @@ def player_stats(
             stats.totals[row["game"]] = row
         else:
             recent.append((row["game"], row["period"], row["points"], row["deals"]))
-    if recent and not all_months:
+    _months_add(stats, recent)
+    _bids_add(stats, player, visibility)
+    return stats
+
+
+def _months_add(stats: PlayerStats, recent: list[tuple]) -> None:
+    """The months shown (the latest ``MONTHS_SHOWN``, or all), each with its cumulative
+    points counted back from the all-time total."""
+    if recent and not stats.all_months:
         newest = _month_index(recent[0][1])
         kept = [r for r in recent if newest - _month_index(r[1]) < MONTHS_SHOWN]
         # Months left out of the window (or beyond the rows read): the page says so.
@@ -187,6 +195,10 @@ def player_stats(
             running += r.points
             r.cumulative = running
         stats.months[game] = rows
+
+
+def _bids_add(stats: PlayerStats, player: Player, visibility: Visibility) -> None:
+    """The player's record as the Napoleon by bid and by trump (hidden deals left out)."""
     bids: dict[int, BidRow] = {}
     trumps: dict[str, BidRow] = {}
     hidden_bids = _hidden_bids(player, visibility)
@@ -205,7 +217,6 @@ def player_stats(
                 setattr(row, name, getattr(row, name) + agg[name])
     stats.by_bid = [bids[k] for k in sorted(bids)]
     stats.by_trump = [trumps[k] for k in "SHDC" if k in trumps]
-    return stats
 
 
 # --- the player merge: what would move -------------------------------------------------------
