@@ -10,7 +10,16 @@ from django.db.models import Q
 
 from scoring.cards import SUIT_SYMBOLS
 
-from ..models import BidAggregate, Game, Player, ScoreLine, StandingAggregate
+from ..models import (
+    BidAggregate,
+    Deal,
+    Game,
+    Invitation,
+    Player,
+    PlayerClaim,
+    ScoreLine,
+    StandingAggregate,
+)
 from ..standings_fields import BID_COUNTERS, COUNTER_NAMES, PLAYER, Field, shown
 from .standings import LINE_COUNTERS, hidden_counters, subtract
 from .visibility import Visibility
@@ -159,7 +168,15 @@ def player_stats(
             stats.totals[row["game"]] = row
         else:
             recent.append((row["game"], row["period"], row["points"], row["deals"]))
-    if recent and not all_months:
+    _months_add(stats, recent)
+    _bids_add(stats, player, visibility)
+    return stats
+
+
+def _months_add(stats: PlayerStats, recent: list[tuple]) -> None:
+    """The months shown (the latest ``MONTHS_SHOWN``, or all), each with its cumulative
+    points counted back from the all-time total."""
+    if recent and not stats.all_months:
         newest = _month_index(recent[0][1])
         kept = [r for r in recent if newest - _month_index(r[1]) < MONTHS_SHOWN]
         # Months left out of the window (or beyond the rows read): the page says so.
@@ -180,6 +197,10 @@ def player_stats(
             running += r.points
             r.cumulative = running
         stats.months[game] = rows
+
+
+def _bids_add(stats: PlayerStats, player: Player, visibility: Visibility) -> None:
+    """The player's record as the Napoleon by bid and by trump (hidden deals left out)."""
     bids: dict[int, BidRow] = {}
     trumps: dict[str, BidRow] = {}
     hidden_bids = _hidden_bids(player, visibility)
@@ -196,7 +217,6 @@ def player_stats(
                 setattr(row, name, getattr(row, name) + agg[name])
     stats.by_bid = [bids[k] for k in sorted(bids)]
     stats.by_trump = [trumps[k] for k in "SHDC" if k in trumps]
-    return stats
 
 
 # --- the player merge: what would move -------------------------------------------------------
@@ -237,8 +257,6 @@ def deals_naming(*, club, player_id: int):
     denormalised Napoleon and adjutant, plus the deals without score lines (redeals, deleted
     deals) and the Daifugō rounds of the player's sessions (a 大富豪 who sat out the next round
     is still named by it for 都落ち); each candidate is checked exactly."""
-    from ..models import Deal, ScoreLine
-
     key = str(player_id)
     lines = ScoreLine.objects.filter(club=club, player_id=player_id)
     ids = set(lines.values_list("deal_id", flat=True))
@@ -279,8 +297,6 @@ class MergePreview:
 
 
 def merge_preview(*, club, keep: Player, merge: Player) -> MergePreview:
-    from ..models import Invitation, PlayerClaim
-
     preview = MergePreview(keep=keep, merge=merge)
     deals = deals_naming(club=club, player_id=merge.pk)
     keep_key = str(keep.pk)

@@ -199,12 +199,7 @@ def _objects(lines: Iterable[dict], counts: dict[str, int]) -> Iterator[dict]:
         yield obj
 
 
-def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
-    """Restore a backup into an empty, migrated database, all or nothing; return the manifest.
-
-    Raises ``BackupError`` (nothing written) if the database already holds data, the file is not
-    a backup, or what was loaded does not match the manifest's counts.
-    """
+def _refuse_occupied(using: str) -> None:
     occupied = database_is_empty(using=using)
     if occupied:
         listing = ", ".join(f"{label} ({n})" for label, n in sorted(occupied.items()))
@@ -215,50 +210,67 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
             )
             % {"tables": listing}
         )
+
+
+def _load_rows(lines, using: str, loaded: dict[str, int]) -> set:
+    """Every stored object saved (foreign keys not checked yet); the models written."""
+    wanted = {_label(m) for m in backup_models()}
+    touched = set()
+    for item in serializers.deserialize(
+        "python", _objects(lines, loaded), using=using, handle_forward_references=True
+    ):
+        label = _label(item.object)
+        if label not in wanted:
+            raise BackupError(
+                _("The backup holds %(model)s rows, which are not part of a backup.")
+                % {"model": label}
+            )
+        try:
+            item.save(using=using)
+        except (IntegrityError, DataError, ValueError, TypeError, OverflowError,
+                ValidationError) as exc:  # fmt: skip
+            raise _damaged(exc, type(item.object)._meta.db_table) from None
+        touched.add(type(item.object))
+    return touched
+
+
+def _check_loaded(connection, touched: set, manifest: dict, loaded: dict[str, int]) -> None:
+    """Foreign keys were not checked row by row: all of them now; and the rows loaded are the
+    rows the manifest counts."""
+    try:
+        connection.check_constraints(table_names=[m._meta.db_table for m in touched])
+    except IntegrityError as exc:
+        raise _damaged(exc, None) from None
+    expected = {k: v for k, v in (manifest.get("counts") or {}).items() if v}
+    if loaded != expected:
+        raise BackupError(
+            _(
+                "The backup is incomplete: rows in its manifest: %(expected)s; rows in "
+                "the file: %(loaded)s."
+            )
+            % {"expected": sum(expected.values()), "loaded": sum(loaded.values())}
+        )
+
+
+def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
+    """Restore a backup into an empty, migrated database, all or nothing; return the manifest.
+
+    Raises ``BackupError`` (nothing written) if the database already holds data, the file is not
+    a backup, or what was loaded does not match the manifest's counts.
+    """
+    _refuse_occupied(using)
     lines = _open_lines(src)
     try:
         manifest = _check_manifest(next(lines), using)
     except StopIteration:
         raise BackupError(_("The backup file is empty.")) from None
-    wanted = {_label(m) for m in backup_models()}
     loaded: dict[str, int] = {}
-    touched = set()
     connection = connections[using]
     try:
         with transaction.atomic(using=using):
             with connection.constraint_checks_disabled():
-                for item in serializers.deserialize(
-                    "python",
-                    _objects(lines, loaded),
-                    using=using,
-                    handle_forward_references=True,
-                ):
-                    label = _label(item.object)
-                    if label not in wanted:
-                        raise BackupError(
-                            _("The backup holds %(model)s rows, which are not part of a backup.")
-                            % {"model": label}
-                        )
-                    try:
-                        item.save(using=using)
-                    except (IntegrityError, DataError, ValueError, TypeError, OverflowError,
-                            ValidationError) as exc:  # fmt: skip
-                        raise _damaged(exc, type(item.object)._meta.db_table) from None
-                    touched.add(type(item.object))
-            # Foreign keys were not checked row by row; check them all now.
-            try:
-                connection.check_constraints(table_names=[m._meta.db_table for m in touched])
-            except IntegrityError as exc:
-                raise _damaged(exc, None) from None
-            expected = {k: v for k, v in (manifest.get("counts") or {}).items() if v}
-            if loaded != expected:
-                raise BackupError(
-                    _(
-                        "The backup is incomplete: rows in its manifest: %(expected)s; rows in "
-                        "the file: %(loaded)s."
-                    )
-                    % {"expected": sum(expected.values()), "loaded": sum(loaded.values())}
-                )
+                touched = _load_rows(lines, using, loaded)
+            _check_loaded(connection, touched, manifest, loaded)
             _reset_sequences(connection, list(touched))
             # A backup may hold a ratings replay's history rows not yet switched to, or an
             # old generation not yet deleted: only each club's current generation is kept.
