@@ -102,7 +102,7 @@ def test_merge_equals_the_club_where_the_name_was_right():
     # The deals moved with history: the latest historical row of a moved deal says why.
     moved = Deal.objects.filter(club=typo, session__date=DAYS[0]).first()
     latest = moved.history.order_by("-history_id").first()
-    assert "merge" in (latest.history_change_reason or "")
+    assert latest.history_change_reason == f"merge:{record.pk}"
     assert latest.history_user == owner
     # Stored inputs name the kept player only.
     for deal in Deal.objects.filter(club=typo):

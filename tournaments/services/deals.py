@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
+from ..deal_data import reason_code
 from ..models import Deal, Game, GameSession, ScoreLine, TournamentTable
 from ..selectors.rulesets import session_rules
 from . import bulk
@@ -341,5 +342,5 @@ def _rescore_following(deal: Deal, *, user) -> None:
             continue
         deal_rescore(
             deal=other, data=other.data, user=user, follow=False,
-            reason=f"round {deal.seq} changed: 大富豪 before round {other.seq} re-read",
+            reason=reason_code("after", deal.seq),  # its history: "round N before it changed"
         )  # fmt: skip
