@@ -8,11 +8,12 @@ from django.urls import reverse
 
 from core.errors import EfudaError
 from tests import factories
-from tests.accounts.test_merge import _club, snapshot
+from tests.accounts.test_merge import DAYS, _club, snapshot
 from tests.hardening.helpers import napoleon_data
+from tests.services.test_aggregate_counters import from_lines, stored
 from tournaments.models import ClaimStatus, Deal, Player, PlayerMerge
 from tournaments.services.claims import claim_confirm, claim_undo, player_claim
-from tournaments.services.deals import deal_update
+from tournaments.services.deals import deal_record, deal_update
 from tournaments.services.merge import player_merge, player_merge_undo
 
 pytestmark = pytest.mark.django_db
@@ -113,3 +114,30 @@ def test_a_wrong_confirmation_is_undone_and_the_member_asked_again(club, users, 
     assert "Which player are you?" in home
     with pytest.raises(EfudaError):
         claim_undo(claim=claim, by=users["owner"])
+
+
+def test_an_undo_re_reads_the_previous_daifugo_of_a_round_recorded_after_the_merge():
+    """Round 2, recorded after the merge, names the kept 太郎 as the previous 大富豪 (and 都落ち
+    brings him down) without naming 太朗: the undo gives round 1 back to 太朗, so round 2 re-reads
+    its previous 大富豪, as after any edit of round 1."""
+    club = factories.ClubFactory()
+    taro, hanako, ken, yuki = (factories.PlayerFactory(club=club, name=n)
+                               for n in ("太郎", "花子", "健一", "ゆき"))  # fmt: skip
+    wrong = factories.PlayerFactory(club=club, name="太朗")
+    rules_ = factories.ClubRuleSetFactory(club=club, code="daifugo-common", preset="daifugo-common")
+    session = factories.session(club=club, ruleset=rules_, date=DAYS[0])
+    first = [wrong.pk, hanako.pk, ken.pk, yuki.pk]
+    deal_record(session=session, data={"players": first, "order": first, "forbidden": []})
+    record = player_merge(club=club, keep=taro, merge=wrong)
+    table = [hanako.pk, taro.pk, ken.pk, yuki.pk]
+    later = deal_record(session=session, data={"players": table, "order": table, "forbidden": []})
+    assert later.data["previous_daifugo"] == str(taro.pk)
+    assert later.outcome["miyako_ochi"] == str(taro.pk)
+    player_merge_undo(record=record)
+    later.refresh_from_db()
+    assert later.data["previous_daifugo"] == str(wrong.pk) and later.version == 2
+    assert later.outcome["miyako_ochi"] is None
+    assert later.outcome["points"] == {str(hanako.pk): 2, str(taro.pk): 1, str(ken.pk): -1,
+                                       str(yuki.pk): -2}  # fmt: skip
+    assert later.history.order_by("-history_id").first().history_change_reason == "after:1"
+    assert stored(club) == from_lines(club)

@@ -331,6 +331,13 @@ def deal_restore(*, deal: Deal, user=None) -> Deal:
     return deal_rescore(deal=deal, data=deal.data, user=user, deleted=False)
 
 
+def later_rounds_rescore(*, deal: Deal, user=None) -> None:
+    """Each later live round of ``deal``'s Daifugō session re-reads its previous 大富豪 and is
+    re-scored where it changed: what ``deal_rescore`` with ``follow`` does, for a caller that
+    re-scores many rounds with ``follow=False`` (a merge; it replays the ratings itself)."""
+    _rescore_following(deal, user=user)
+
+
 def _rescore_following(deal: Deal, *, user) -> None:
     """Daifugō only: a changed round can change who was 大富豪, and so 都落ち in later rounds."""
     session = deal.session

@@ -30,6 +30,7 @@ from ..models import (
     BidAggregate,
     Club,
     Deal,
+    Game,
     Invitation,
     Player,
     PlayerClaim,
@@ -40,7 +41,7 @@ from ..models import (
 )
 from ..selectors.merge import Obstacle, deals_naming, merge_obstacles
 from .cache import club_version_bump
-from .deals import deal_rescore
+from .deals import deal_rescore, later_rounds_rescore
 from .errors import make_fail
 from .ratings import ratings_replay
 
@@ -122,7 +123,21 @@ def _moved_deals(deals: list[Deal], *, old: str, new: str, user, reason: str) ->
         data = places_renamed(deal.data or {}, places, old, new)
         deal = deal_rescore(deal=deal, data=data, user=user, reason=reason, follow=False)
         moved.append({"id": deal.pk, "places": places, "version": deal.version})
+    _later_rounds(list(locked), user=user)
     return moved
+
+
+def _later_rounds(deals: list[Deal], *, user) -> None:
+    """The later rounds of each Daifugō session a merge or undo changed re-read their previous
+    大富豪, as after any edit: a round recorded after the merge names the kept player as the
+    previous 大富豪 without naming the merged one, so the undo moves the 大富豪 of the round
+    before it without moving it."""
+    first: dict[int, Deal] = {}
+    for deal in deals:
+        if deal.game == Game.DAIFUGO:
+            first.setdefault(deal.session_id, deal)
+    for deal in first.values():
+        later_rounds_rescore(deal=deal, user=user)
 
 
 def _nothing_left(merge: Player) -> None:
@@ -260,6 +275,7 @@ def player_merge_undo(*, record: PlayerMerge, by=None) -> Player:
     for deal in deals:
         data = places_renamed(deal.data or {}, wanted[deal.pk]["places"], old, str(back.pk))
         deal_rescore(deal=deal, data=data, user=user, reason=reason, follow=False)
+    _later_rounds(deals, user=user)
     Invitation.objects.filter(pk__in=moves.get("invitations") or [], player=keep).update(
         player=back
     )
