@@ -42,7 +42,8 @@ def test_a_later_round_re_scored_by_an_edit_says_why_and_its_points(
     later.refresh_from_db()
     newest = deal_history(later)[0]
     assert newest.reason == (
-        "Re-scored because round 1 before it changed (the previous 大富豪 is read from it)."
+        "Re-scored because round 1 before it changed: the previous 大富豪 (grand millionaire) "
+        "is read from it."
     )
     before, after = later.history.order_by("history_id")
     assert newest.points == [
@@ -52,8 +53,13 @@ def test_a_later_round_re_scored_by_an_edit_says_why_and_its_points(
         for p in (b, c, d, a)  # in the order of the round's final places before (太郎 fell)
     ]
     assert newest.points != [PointsChange(q.name, q.before, q.before) for q in newest.points]
-    assert newest.changes == ["was: Went out: 花子, Ken, 太郎, ゆき; previous 大富豪: 太郎"]
-    assert newest.summary == "Went out: 花子, Ken, 太郎, ゆき; previous 大富豪: ゆき"
+    assert newest.changes == [
+        "was: Went out: 花子, Ken, 太郎, ゆき; previous 大富豪 (grand millionaire): 太郎"
+    ]
+    assert (
+        newest.summary
+        == "Went out: 花子, Ken, 太郎, ゆき; previous 大富豪 (grand millionaire): ゆき"
+    )
     page = _page(member, later)
     assert "Re-scored because round 1 before it changed" in page
     assert "Points before and after" in page and "owner-user" in page

@@ -51,7 +51,7 @@ def deal_summary(*, game: str, data: dict, names: dict[str, str]) -> str:
     previous = data.get("previous_daifugo")
     if previous not in (None, ""):
         name = names.get(str(previous), str(previous))
-        text += "; " + gettext("previous 大富豪: %(player)s") % {"player": name}
+        text += "; " + gettext("previous 大富豪 (grand millionaire): %(player)s") % {"player": name}
     return text
 
 
@@ -92,8 +92,8 @@ def reason_text(text: str | None, *, club_id: int, names: dict[str, str]) -> str
     kind, number = parsed
     if kind == "after":
         return gettext(
-            "Re-scored because round %(seq)s before it changed (the previous 大富豪 is read "
-            "from it)."
+            "Re-scored because round %(seq)s before it changed: the previous 大富豪 (grand "
+            "millionaire) is read from it."
         ) % {"seq": number}
     words = _merge_words(club_id, number, names)
     if kind == "merge":
