@@ -9,7 +9,13 @@ from django.utils import translation
 from tests import factories
 from tests.hardening.helpers import napoleon_data
 from tournaments.models import Deal
-from tournaments.selectors.history import PointsChange, deal_history, points_change, reason_text
+from tournaments.selectors.history import (
+    PointsChange,
+    deal_history,
+    points_change,
+    reason_text,
+    seating,
+)
 from tournaments.services.deals import deal_record, deal_update
 from tournaments.services.merge import player_merge, player_merge_undo
 
@@ -104,8 +110,19 @@ def test_reasons_read_as_written_or_in_the_readers_language(club, english):
 
 def test_points_change_lists_every_player_once_or_nothing():
     names = {"1": "太郎", "2": "花子"}
-    assert points_change({"1": 2, "2": -2}, {"1": 2, "2": -2}, names) == []
+    assert points_change({"1": 2, "2": -2}, {"1": 2, "2": -2}, names, ["1", "2"]) == []
     assert points_change(None, {}, names) == []
-    assert points_change({"1": 2, "2": -2}, {"2": 1, "3": -1}, names) == [
+    assert points_change({"2": -2, "1": 2}, {"3": -1, "2": 1}, names) == [
         PointsChange("太郎", 2, None), PointsChange("花子", -2, 1), PointsChange("3", None, -1),
     ]  # fmt: skip
+    # In the seating given (ids as numbers or text), then the rest by number.
+    assert points_change({"10": 1, "9": -1}, {"10": 2, "9": -2, "x": 0}, {}, [10]) == [
+        PointsChange("10", 1, 2), PointsChange("9", -1, -2), PointsChange("x", None, 0),
+    ]  # fmt: skip
+
+
+def test_seating_is_the_seats_or_the_final_places():
+    assert seating("napoleon", {"seats": [3, 1, 2]}, {}) == [3, 1, 2]
+    assert seating("daifugo", {"order": ["1", "2"]}, {"final_order": ["2", "1"]}) == ["2", "1"]
+    assert seating("daifugo", {"order": ["1", "2"]}, {}) == ["1", "2"]
+    assert seating("napoleon", None, None) == [] and seating("daifugo", {}, {}) == []

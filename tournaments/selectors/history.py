@@ -101,13 +101,28 @@ def reason_text(text: str | None, *, club_id: int, names: dict[str, str]) -> str
     return gettext("Player merge undone: “%(merged)s” apart from “%(kept)s” again.") % words
 
 
-def points_change(before: dict, after: dict, names: dict[str, str]) -> list[PointsChange]:
-    """Each player's points before and after, in the order they appear; [] when none moved."""
+def points_change(before: dict, after: dict, names: dict[str, str], order=()) -> list[PointsChange]:
+    """Each player's points before and after, in ``order`` (player keys), then any other in
+    the order of the key's text (a stored mapping keeps no order on PostgreSQL); [] when none
+    moved."""
     before, after = before or {}, after or {}
     if before == after:
         return []
-    keys = list(dict.fromkeys([*before, *after]))
+    keys = [str(k) for k in order if str(k) in before or str(k) in after]
+    keys = list(dict.fromkeys([*keys, *sorted({*before, *after}, key=_by_number)]))
     return [PointsChange(names.get(k, k), before.get(k), after.get(k)) for k in keys]
+
+
+def _by_number(key: str):
+    return (0, int(key), "") if key.isdigit() else (1, 0, key)
+
+
+def seating(game: str, data: dict, outcome: dict) -> list:
+    """The players of a stored version in the order the page lists them: a Napoleon deal's
+    seats, a Daifugō round's final places."""
+    if game == Game.NAPOLEON:
+        return list((data or {}).get("seats") or [])
+    return list((outcome or {}).get("final_order") or (data or {}).get("order") or [])
 
 
 def _names(deal: Deal, records) -> dict[str, str]:
@@ -155,8 +170,10 @@ def deal_history(deal: Deal) -> list[HistoryEntry]:
         if previous is not None:
             changes = _changes(deal, previous, record, names)
             points = points_change(
-                (previous.outcome or {}).get("points"), (record.outcome or {}).get("points"), names
-            )
+                (previous.outcome or {}).get("points"), (record.outcome or {}).get("points"),
+                names, seating(deal.game, previous.data, previous.outcome)
+                + seating(deal.game, record.data, record.outcome),
+            )  # fmt: skip
         user = record.history_user
         entries.append(HistoryEntry(
             when=record.history_date, who=user.get_username() if user else "–",
