@@ -121,10 +121,11 @@ def _moved_deals(deals: list[Deal], *, old: str, new: str, user, reason: str) ->
     for deal in locked:
         places = player_places(deal.data or {}, old)
         data = places_renamed(deal.data or {}, places, old, new)
-        deal = deal_rescore(deal=deal, data=data, user=user, reason=reason, follow=False)
-        moved.append({"id": deal.pk, "places": places, "version": deal.version})
-    _later_rounds(list(locked), user=user)
-    return moved
+        moved.append(deal_rescore(deal=deal, data=data, user=user, reason=reason, follow=False))
+        moved[-1].places = places
+    _later_rounds(moved, user=user)
+    versions = dict(Deal.objects.filter(id__in=[d.pk for d in moved]).values_list("id", "version"))
+    return [{"id": d.pk, "places": d.places, "version": versions[d.pk]} for d in moved]
 
 
 def _later_rounds(deals: list[Deal], *, user) -> None:
