@@ -2,10 +2,9 @@
 
 「絵札ナポレオン会」 (slug ``demo``, public): ten players (and a typo), three club rule sets,
 and the current and the previous month (in the site's time zone) of Napoleon and Daifugō
-evenings. The deals are
-random but seeded, plausible (bids mostly near the minimum, about half of them made, the odd
-solo, redeal and forbidden finish) and recorded through ``deal_record``, so score lines,
-standings aggregates and history are exactly what entry at the table writes.
+evenings. The deals are random but seeded, plausible (bids mostly near the minimum, about half
+of them made, the odd solo, redeal and forbidden finish) and recorded through ``deal_record``,
+so score lines, standings aggregates and history are exactly what entry at the table writes.
 Log in as demo / demo-pass (owner), scorer / scorer-pass (scorekeeper), member / member-pass
 (who is the player 花子, so the club home shows their standing). An open invitation (member,
 for up to 100 people, 90 days) lets a new visitor try sign-up and joining: its link is printed.
