@@ -49,7 +49,8 @@ else:
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # whitenoise's CompressedManifestStaticFilesStorage, the modules' imports hashed too
+    "staticfiles": {"BACKEND": "config.storage.ModuleManifestStaticFilesStorage"},
 }
 
 # TLS ends at the proxy (nginx), which sets X-Forwarded-Proto; gunicorn only listens on loopback.

@@ -89,18 +89,18 @@ def club_rulesets(*, club: Club) -> list[ClubRuleSet]:
     return found
 
 
-def upcoming_tournaments(*, club: Club, user, today: datetime.date) -> list[Tournament]:
+def upcoming_tournaments(*, club: Club, reader, today: datetime.date) -> list[Tournament]:
     """The next few tournaments from ``today``: club members see them all, everyone else only
     the public ones (a private tournament stays private on a public club's home)."""
     qs = Tournament.objects.filter(club=club, date__gte=today)
-    if not has_role(user, club, Role.MEMBER):
+    if not has_role(reader, club, Role.MEMBER):
         qs = qs.filter(is_public=True)
     return list(qs.order_by("date", "id")[:UPCOMING_TOURNAMENTS])
 
 
-def club_home(*, club: Club, user, visibility: Visibility, today: datetime.date) -> ClubHome:
+def club_home(*, club: Club, reader, visibility: Visibility, today: datetime.date) -> ClubHome:
     """This month's leaders and the latest sessions as the reader may see them (``visibility``),
-    and the upcoming tournaments ``user`` may see."""
+    and the upcoming tournaments the reader may see."""
     month = Period.this_month(today)
     home = ClubHome(club=club, month=month)
     for game in Game.values:
@@ -120,7 +120,7 @@ def club_home(*, club: Club, user, visibility: Visibility, today: datetime.date)
     for s in sessions:
         s.deal_count = counts.get(s.id, 0)
     home.sessions = sessions
-    home.tournaments = upcoming_tournaments(club=club, user=user, today=today)
+    home.tournaments = upcoming_tournaments(club=club, reader=reader, today=today)
     return home
 
 
@@ -156,3 +156,10 @@ def replica_caught_up(*, club_id: int, version: int) -> bool:
         replica_failed(error)
         return False
     return bool(seen) and seen[0] >= version
+
+
+def clubs_without_owner() -> QuerySet[Club]:
+    """The clubs with no owner who can log in (none at all, or only deactivated accounts): a
+    site administrator gives each one with ``manage.py club_owner``."""
+    owned = Membership.objects.filter(role=Role.OWNER, user__is_active=True)
+    return Club.objects.exclude(pk__in=owned.values("club_id")).order_by("slug")

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Q
 
 from scoring.cards import SUIT_SYMBOLS
 
 from ..models import BidAggregate, Game, Player, ScoreLine, StandingAggregate
-from .standings import _FIELDS, TITLE_FIELDS, hidden_counters, subtract
+from ..standings_fields import BID_COUNTERS, COUNTER_NAMES, PLAYER, Field, shown
+from .standings import LINE_COUNTERS, hidden_counters, subtract
 from .visibility import Visibility
 
 
@@ -78,10 +79,16 @@ class PlayerStats:
                 entry[f"{game}_deals"] = row.deals
         return [merged[m] for m in sorted(merged, reverse=True)]
 
-    @property
-    def titles(self) -> list[tuple[str, int]]:
-        daifugo = self.totals.get(Game.DAIFUGO) or {}
-        return [(name, daifugo.get(name, 0)) for name in TITLE_FIELDS]
+    def facts(self, game: str) -> list[tuple[Field, str]]:
+        """The player page's all-time figures of ``game``: each field it shows with its value,
+        a count of deals with its wins as "won / played"; none when the player never played it."""
+        totals = self.totals.get(game)
+        if not totals:
+            return []
+        return [
+            (f, f"{totals[f.won]} / {totals[f.name]}" if f.won else str(totals[f.name]))
+            for f in shown(game, PLAYER)
+        ]
 
 
 # The player page shows the latest months of play (charts and the month table); all-time
@@ -118,14 +125,9 @@ def _hidden_bids(player: Player, visibility: Visibility) -> dict[tuple, dict]:
             role="napoleon", bid__isnull=False, session_id__in=visibility.hidden_session_ids
         )
         .values("player_id", "bid", "trump")
-        .annotate(
-            deals=Count("id"), wins=Count("id", filter=Q(won=True)),
-            solo_deals=Count("id", filter=Q(solo=True)),
-            solo_wins=Count("id", filter=Q(solo=True, won=True)),
-            points=Sum("points", default=0),
-        )
+        .annotate(**{name: LINE_COUNTERS[name] for name in BID_COUNTERS})
         .order_by()
-    )  # fmt: skip
+    )
     return {
         (row.pop("bid"), row.pop("trump")): row for row in rows if row.pop("player_id") == player.pk
     }
@@ -144,7 +146,7 @@ def player_stats(
         StandingAggregate.objects.filter(player=player, deals__gt=0)
         .filter(Q(period="all") | Q(period__contains="-"))
         .order_by("-period")  # "all" sorts before "YYYY-MM" descending
-        .values("game", "period", *_FIELDS)
+        .values("game", "period", *COUNTER_NAMES)
     )
     if not all_months:
         rows = rows[: (MONTHS_SHOWN + 1) * len(Game.values) + 1]
@@ -181,9 +183,7 @@ def player_stats(
     bids: dict[int, BidRow] = {}
     trumps: dict[str, BidRow] = {}
     hidden_bids = _hidden_bids(player, visibility)
-    for agg in BidAggregate.objects.filter(player=player).values(
-        "bid", "trump", "deals", "wins", "solo_deals", "solo_wins", "points"
-    ):
+    for agg in BidAggregate.objects.filter(player=player).values("bid", "trump", *BID_COUNTERS):
         subtract(agg, hidden_bids.get((agg["bid"], agg["trump"])))
         if agg["deals"] <= 0:
             continue
@@ -192,7 +192,7 @@ def player_stats(
             (trumps, agg["trump"], SUIT_SYMBOLS.get(agg["trump"], agg["trump"])),
         ):
             row = bucket.setdefault(key, BidRow(label))
-            for name in ("deals", "wins", "solo_deals", "solo_wins", "points"):
+            for name in BID_COUNTERS:
                 setattr(row, name, getattr(row, name) + agg[name])
     stats.by_bid = [bids[k] for k in sorted(bids)]
     stats.by_trump = [trumps[k] for k in "SHDC" if k in trumps]

@@ -180,7 +180,7 @@ def _membership(request, club) -> Membership:
 
 
 def _render_me(request, club, *, claim_form=None, name_form=None, status=200):
-    membership = Membership.objects.filter(club=club, user=request.user).first()
+    membership = sel.my_membership(club=club, user=request.user)
     players = sel.unclaimed_players(club=club)
     return render(request, "tournaments/accounts/me.html", {
         "club": club,

@@ -77,7 +77,7 @@ def results_pdf_view(request, tournament_id: int):
     from ...reports.events import final_results
 
     tournament, _entry = visible(request, tournament_id)
-    if sel.results_hidden(tournament) and not sel.is_staff(request.user, tournament):
+    if sel.results_hidden(tournament) and not sel.is_staff(request.reader, tournament):
         # a standings freeze: the results wait for the reveal
         raise Refused(
             tournament=tournament,

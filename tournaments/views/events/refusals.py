@@ -30,7 +30,7 @@ def table_refusal(request, tournament, table, entry) -> Refused:
         "table": table.number,
     }
     links = []
-    if sel.can_see(request.user, tournament, entry):
+    if sel.can_see(request.reader, tournament, entry):
         links.append((_("The tournament"), reverse("tournament_detail", args=[tournament.pk])))
     pin_link = (_("Enter your PIN"), reverse("tournament_pin", args=[tournament.pk]))
     playing = state.playing
