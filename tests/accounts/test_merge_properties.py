@@ -4,11 +4,11 @@ Each example builds a small club history the way clubs build theirs: five people
 whom are now and then recorded under a mistyped name (「太朗」 for 太郎, 「花小」 for 花子);
 Napoleon deals (solo deals, redeals) and Daifugō rounds (``players`` lists, forbidden finishes,
 a previous 大富豪 who sits the next round out or sits it under the other name) through the
-phone's entry forms (the test client), a Daifugō tournament table's rounds through its PIN
-entry, results files through the import, edits (the entry form, the staff's table correction)
-and deletes. Then it merges a mistyped name and the right one either way round, or any two
-players, and undoes any merge, in any order, and at the end every merge still standing, the
-newest first. After each
+phone's entry forms (the test client) and the JSON API, a Daifugō tournament table's rounds
+through its PIN entry, results files through the import, edits (the entry form, the staff's
+table correction) and deletes. Then it merges a mistyped name and the right one either way
+round, or any two players, and undoes any merge, in any order, and at the end every merge still
+standing, the newest first. After each
 merge or undo, whether done or refused:
 
 - every deal scores as a fresh re-score of its stored data through the bridge (its outcome, its
@@ -25,6 +25,7 @@ merge or undo, whether done or refused:
 
 import datetime
 import itertools
+import json
 
 import pytest
 from django.test import Client
@@ -55,6 +56,7 @@ from tournaments.selectors.entries import players_with_a_part
 from tournaments.selectors.merge import merge_preview
 from tournaments.selectors.rulesets import session_rules
 from tournaments.services import events
+from tournaments.services.api import token_create
 from tournaments.services.imports import results_import
 from tournaments.services.merge import player_merge, player_merge_undo
 from tournaments.services.scoring_bridge import (
@@ -82,14 +84,16 @@ _usernames = itertools.count()
 # Who sits, in which order (people by index), and which of them go by their mistyped name.
 people = st.tuples(st.permutations(range(len(PEOPLE))), st.lists(st.booleans(), min_size=5,
                                                                   max_size=5))  # fmt: skip
+# The phone's entry form, or the JSON API (the same form's fields, posted by a script).
+via = st.sampled_from(["form", "api"])
 web_napoleon = st.tuples(
     st.just("web_napoleon"), people, st.integers(0, 4), st.integers(0, 5),
-    st.integers(LOW, HIGH), st.sampled_from("SHDC"), st.integers(0, 18), st.integers(0, 9),
+    st.integers(LOW, HIGH), st.sampled_from("SHDC"), st.integers(0, 18), st.integers(0, 9), via,
 )  # fmt: skip
 # ``sat_out``: the 大富豪 of the table's round before sits this one out (named by it all the same).
 web_round = st.tuples(
     st.just("web_round"), st.sampled_from("AB"), people, st.integers(3, 5), st.booleans(),
-    st.booleans(),
+    st.booleans(), via,
 )  # fmt: skip
 table_round = st.tuples(st.just("table_round"), st.permutations(range(4)), st.booleans())
 imported = st.tuples(
@@ -113,14 +117,16 @@ steps = st.tuples(
 
 
 class World:
-    """One club: its owner's browser, a PIN holder's phone at a Daifugō tournament table."""
+    """One club: its owner's browser (and token, for the API), a PIN holder's phone at a
+    Daifugō tournament table."""
 
     def __init__(self):
         self.club = factories.ClubFactory()
-        owner = factories.UserFactory(username=f"merge-prop-{next(_usernames)}")
-        factories.MembershipFactory(club=self.club, user=owner, role="owner")
+        self.owner_user = factories.UserFactory(username=f"merge-prop-{next(_usernames)}")
+        factories.MembershipFactory(club=self.club, user=self.owner_user, role="owner")
         self.owner = Client()
-        self.owner.force_login(owner)
+        self.owner.force_login(self.owner_user)
+        self.token = None
         for names in PEOPLE:
             for name in filter(None, names):
                 factories.PlayerFactory(club=self.club, name=name)
@@ -186,24 +192,43 @@ def _saved(response) -> None:
     assert response.status_code == 302, response.content.decode()[-2000:]
 
 
-def _web_napoleon(w: World, order, nap, partner, bid, trump, honours, flavour):
+def _send(w: World, game: str, table: str, post: dict, via: str) -> None:
+    """Record a deal as the phone's entry form posts it, or as a script posts the same fields
+    to the JSON API (with the owner's read-and-write token)."""
+    session = w.session(game, table)
+    if via == "form":
+        name = "deal_new" if game == "napoleon" else "round_new"
+        url = reverse(name, args=[w.club.slug, session.pk])
+        _saved(w.owner.post(url, post | {"action": "save"}))
+        return
+    if w.token is None:
+        w.token = token_create(user=w.owner_user, name="bot", scope="write")[1]
+    kind = "deals" if game == "napoleon" else "rounds"
+    response = Client().post(
+        f"/api/v1/clubs/{w.club.slug}/sessions/{session.pk}/{kind}", json.dumps(post),
+        content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {w.token}",
+    )  # fmt: skip
+    assert response.status_code == 201, response.content.decode()
+    event("a deal recorded through the API")
+
+
+def _web_napoleon(w: World, order, nap, partner, bid, trump, honours, flavour, via="form"):
     seats = w.ids(order, 5)
     if seats is None:
         return
-    post = {"seats": seats, "action": "save"}
+    post = {"seats": seats}
     if flavour == 0:
-        post["redeal"] = "on"
+        post["redeal"] = True if via == "api" else "on"
     else:
         post |= {
             "napoleon": seats[nap], "bid": bid, "trump": trump, "called_suit": "SHDC"[flavour % 4],
             "called_rank": "AKQJ"[flavour % 4], "honours": honours, "discarded": flavour % 3,
             "adjutant": "solo" if partner in (5, nap) else seats[partner],
         }  # fmt: skip
-    url = reverse("deal_new", args=[w.club.slug, w.session("napoleon", "A").pk])
-    _saved(w.owner.post(url, post))
+    _send(w, "napoleon", "A", post, via)
 
 
-def _web_round(w: World, table, order, size, forbidden, sat_out):
+def _web_round(w: World, table, order, size, forbidden, sat_out, via="form"):
     if sat_out:
         last = Deal.objects.filter(session=w.session("daifugo", table), is_deleted=False).last()
         if last is not None:
@@ -214,10 +239,9 @@ def _web_round(w: World, table, order, size, forbidden, sat_out):
     players = w.ids(order, size)
     if players is None:
         return
-    post = {"players": players, "order": players[:-1], "action": "save",
+    post = {"players": players, "order": players[:-1],
             "forbidden": [players[1]] if forbidden else []}  # fmt: skip
-    url = reverse("round_new", args=[w.club.slug, w.session("daifugo", table).pk])
-    _saved(w.owner.post(url, post))
+    _send(w, "daifugo", table, post, via)
 
 
 def _table_round(w: World, order, forbidden):
@@ -423,7 +447,7 @@ def _undo(w: World, pick) -> bool:
 # only its previous 大富豪); a round recorded after the merge, then the undo.
 @example(history=[
     ("web_round", "A", ((0, 1, 2, 3, 4), [True, False, False, False, False]), 4, False, False),
-    ("web_round", "A", ((1, 0, 2, 3, 4), [False] * 5), 4, False, False),
+    ("web_round", "A", ((1, 0, 2, 3, 4), [False] * 5), 4, False, False, "api"),
     ("table_round", (0, 1, 2, 3), True),
     ("import", "daifugo", [((0, 1, 2, 3, 4), [True, False, False, False, False])]),
     ("merge_typo", 0, True),
@@ -434,7 +458,9 @@ def _undo(w: World, pick) -> bool:
 @example(history=[
     ("web_round", "B", ((0, 1, 2, 3, 4), [True, False, False, False, False]), 3, True, False),
     ("web_round", "B", ((2, 3, 0, 4, 1), [False] * 5), 3, False, True),
-    ("web_napoleon", ((0, 1, 2, 3, 4), [True, True, False, False, False]), 0, 5, LOW, "S", 12, 1),
+    ("web_napoleon", ((0, 1, 2, 3, 4), [True, True, False, False, False]), 0, 5, LOW, "S", 12, 1,
+     "api"),
+    ("web_napoleon", ((1, 0, 2, 3, 4), [True, True, False, False, False]), 1, 0, LOW, "H", 9, 2),
     ("merge_typo", 0, True), ("merge_typo", 1, False), ("undo", 1), ("undo", 0),
 ])  # fmt: skip
 def test_merges_and_undos_keep_every_deal_total_and_reference_right(history):

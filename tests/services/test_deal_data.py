@@ -1,13 +1,16 @@
 """The keys a deal's stored data names players by (``tournaments/deal_data.py``): the same keys
-the scoring bridge reads players from and every entry path writes, so the merge, which rewrites
-exactly those, never leaves a player behind."""
+the scoring bridge reads players from and every entry path writes (the phone's forms, the API,
+the import, the demo data), so the merge, which rewrites exactly those, never leaves a player
+behind."""
 
 import ast
 import datetime
 import inspect
+import json
 import random
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests import factories
@@ -28,6 +31,7 @@ from tournaments.deal_data import (
 from tournaments.management.commands import demo_data
 from tournaments.models import Deal
 from tournaments.services import scoring_bridge
+from tournaments.services.api import token_create
 from tournaments.services.imports import results_import
 
 # What else a deal's data holds: never a player. A key the bridge or a writer starts to use must
@@ -205,6 +209,27 @@ def test_the_web_forms_store_players_under_listed_keys(client, users, players, n
     deals = list(Deal.objects.filter(club=napoleon_session.club))
     assert len(deals) == 3
     keys = _stored_keys(deals)
+    assert keys <= set(PLAYER_KEYS) | OTHER_KEYS and {"players", "previous_daifugo"} <= keys
+
+
+@pytest.mark.django_db
+def test_the_api_stores_players_under_listed_keys(users, players, napoleon_session,
+                                                  daifugo_session):  # fmt: skip
+    token = token_create(user=users["scorekeeper"], name="bot", scope="write")[1]
+    ids = [p.id for p in players[:5]]
+    base = f"/api/v1/clubs/{napoleon_session.club.slug}/sessions"
+    for url, body in (
+        (f"{base}/{napoleon_session.pk}/deals", {
+            "seats": ids, "napoleon": ids[0], "bid": 13, "trump": "S", "called_suit": "S",
+            "called_rank": "A", "adjutant": "solo", "honours": 14, "discarded": 0}),
+        (f"{base}/{daifugo_session.pk}/rounds", {"players": ids, "order": ids[:4]}),
+        (f"{base}/{daifugo_session.pk}/rounds", {"players": ids, "order": ids[1:],
+                                                 "forbidden": [ids[2]]}),
+    ):  # fmt: skip
+        answer = Client().post(url, json.dumps(body), content_type="application/json",
+                               HTTP_AUTHORIZATION=f"Bearer {token}")  # fmt: skip
+        assert answer.status_code == 201, answer.content
+    keys = _stored_keys(Deal.objects.filter(club=napoleon_session.club))
     assert keys <= set(PLAYER_KEYS) | OTHER_KEYS and {"players", "previous_daifugo"} <= keys
 
 
