@@ -101,6 +101,7 @@ OTHER_WRITES = {
     "tournament_deal_dispute": "table PIN", "tournament_new": "club scorekeeper",
     "tournament_manage": "staff", "tournament_entry_add": "staff",
     "tournament_entry_check_in": "staff", "tournament_entry_drop": "staff",
+    "tournament_entry_remove": "staff (only an entry never drawn: tests/events)",
     "tournament_entry_pin": "staff", "tournament_draw": "staff",
     "tournament_round_swap": "staff", "tournament_round_start": "staff",
     "tournament_round_finish": "staff", "tournament_round_timer": "staff",

@@ -12,11 +12,8 @@ from scoring.cards import SUIT_SYMBOLS
 
 from ..models import (
     BidAggregate,
-    Deal,
     Game,
-    Invitation,
     Player,
-    PlayerClaim,
     ScoreLine,
     StandingAggregate,
 )
@@ -217,104 +214,3 @@ def _bids_add(stats: PlayerStats, player: Player, visibility: Visibility) -> Non
                 setattr(row, name, getattr(row, name) + agg[name])
     stats.by_bid = [bids[k] for k in sorted(bids)]
     stats.by_trump = [trumps[k] for k in "SHDC" if k in trumps]
-
-
-# --- the player merge: what would move -------------------------------------------------------
-
-# Where a Napoleon deal or a Daifugō round names players.
-NAMING_ONE = ("napoleon", "adjutant", "previous_daifugo")
-NAMING_MANY = ("seats", "order", "forbidden")
-
-
-def deal_mentions(data: dict, key: str) -> bool:
-    if any(str(data.get(n)) == key for n in NAMING_ONE if data.get(n) not in (None, "")):
-        return True
-    return any(
-        key in [str(v) for v in data.get(name) or []]
-        for name in NAMING_MANY
-        if isinstance(data.get(name), list)
-    )
-
-
-def deal_places(data: dict, key: str) -> dict[str, list[int] | bool]:
-    """Where ``data`` names the player ``key``: ``{"napoleon": True, "seats": [2], …}``."""
-    places: dict[str, list[int] | bool] = {}
-    for name in NAMING_ONE:
-        value = data.get(name)
-        if value not in (None, "") and str(value) == key:
-            places[name] = True
-    for name in NAMING_MANY:
-        values = data.get(name)
-        if isinstance(values, list):
-            found = [i for i, v in enumerate(values) if str(v) == key]
-            if found:
-                places[name] = found
-    return places
-
-
-def deals_naming(*, club, player_id: int):
-    """Every deal whose input names the player: found through the score lines and the
-    denormalised Napoleon and adjutant, plus the deals without score lines (redeals, deleted
-    deals) and the Daifugō rounds of the player's sessions (a 大富豪 who sat out the next round
-    is still named by it for 都落ち); each candidate is checked exactly."""
-    key = str(player_id)
-    lines = ScoreLine.objects.filter(club=club, player_id=player_id)
-    ids = set(lines.values_list("deal_id", flat=True))
-    candidates = Deal.objects.filter(club=club).filter(
-        Q(napoleon_id=player_id)
-        | Q(adjutant_id=player_id)
-        | Q(redeal=True)
-        | Q(is_deleted=True)
-        | Q(session_id__in=lines.filter(game="daifugo").values("session_id"))
-    )
-    for deal in candidates.exclude(id__in=ids).only("id", "data").iterator(chunk_size=2000):
-        if deal_mentions(deal.data or {}, key):
-            ids.add(deal.id)
-    return list(
-        Deal.objects.filter(id__in=ids)
-        .select_related("session", "session__club")
-        .order_by("session__date", "session_id", "seq")
-    )
-
-
-@dataclass
-class MergePreview:
-    """What a merge of ``merge`` into ``keep`` would move, shown before the owner confirms."""
-
-    keep: Player
-    merge: Player
-    deals: int = 0
-    napoleon_deals: int = 0
-    daifugo_rounds: int = 0
-    sessions: int = 0
-    first_date: object = None
-    last_date: object = None
-    points: dict = field(default_factory=dict)  # game -> the merged player's all-time points
-    together: int = 0  # deals where both sat: the merge will be refused
-    claims: int = 0
-    invitations: int = 0
-    account_moves: bool = False
-
-
-def merge_preview(*, club, keep: Player, merge: Player) -> MergePreview:
-    preview = MergePreview(keep=keep, merge=merge)
-    deals = deals_naming(club=club, player_id=merge.pk)
-    keep_key = str(keep.pk)
-    preview.deals = len(deals)
-    preview.napoleon_deals = sum(1 for d in deals if d.game == Game.NAPOLEON)
-    preview.daifugo_rounds = preview.deals - preview.napoleon_deals
-    preview.sessions = len({d.session_id for d in deals})
-    if deals:
-        preview.first_date = deals[0].session.date
-        preview.last_date = deals[-1].session.date
-    preview.together = sum(1 for d in deals if deal_mentions(d.data or {}, keep_key))
-    preview.points = {
-        game: points
-        for game, points in StandingAggregate.objects.filter(
-            player=merge, period="all"
-        ).values_list("game", "points")
-    }
-    preview.claims = PlayerClaim.objects.filter(player=merge).count()
-    preview.invitations = Invitation.objects.filter(player=merge).count()
-    preview.account_moves = bool(merge.user_id and not keep.user_id)
-    return preview

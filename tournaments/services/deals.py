@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
+from ..deal_data import reason_code
 from ..models import Deal, Game, GameSession, ScoreLine, TournamentTable
 from ..selectors.rulesets import session_rules
 from . import bulk
@@ -322,6 +323,13 @@ def deal_restore(*, deal: Deal, user=None) -> Deal:
     return deal_rescore(deal=deal, data=deal.data, user=user, deleted=False)
 
 
+def later_rounds_rescore(*, deal: Deal, user=None) -> None:
+    """Each later live round of ``deal``'s Daifugō session re-reads its previous 大富豪 and is
+    re-scored where it changed: what ``deal_rescore`` with ``follow`` does, for a caller that
+    re-scores many rounds with ``follow=False`` (a merge; it replays the ratings itself)."""
+    _rescore_following(deal, user=user)
+
+
 def _rescore_following(deal: Deal, *, user) -> None:
     """Daifugō only: a changed round can change who was 大富豪, and so 都落ち in later rounds."""
     session = deal.session
@@ -333,5 +341,5 @@ def _rescore_following(deal: Deal, *, user) -> None:
             continue
         deal_rescore(
             deal=other, data=other.data, user=user, follow=False,
-            reason=f"round {deal.seq} changed: 大富豪 before round {other.seq} re-read",
+            reason=reason_code("after", deal.seq),  # its history: "round N before it changed"
         )  # fmt: skip

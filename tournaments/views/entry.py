@@ -23,9 +23,10 @@ from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Role
 from ..permissions import club_for_request
 from ..selectors.events import session_table
+from ..selectors.history import deal_history
 from ..selectors.offline import offline_scoring
 from ..selectors.outbox import points_line, similar_deals, similar_summary
-from ..selectors.sessions import deal_history, preview_row, previous_players, session_detail
+from ..selectors.sessions import preview_row, previous_players, session_detail
 from ..selectors.visibility import deal_visibility
 from ..services.deals import (
     deal_delete,

@@ -1,16 +1,18 @@
 """``manage.py demo_data [--if-empty] [--reset]``: a demo club a new user can look around in.
 
-「絵札ナポレオン会」 (slug ``demo``, public): ten players, three club rule sets, and the current and
-the previous month (in the site's time zone) of Napoleon and Daifugō evenings. The deals are
-random but seeded, plausible (bids mostly near the minimum, about half of them made, the odd
-solo, redeal and forbidden finish) and recorded through ``deal_record``, so score lines,
-standings aggregates and history are exactly what entry at the table writes.
+「絵札ナポレオン会」 (slug ``demo``, public): ten players (and a typo), three club rule sets,
+and the current and the previous month (in the site's time zone) of Napoleon and Daifugō
+evenings. The deals are random but seeded, plausible (bids mostly near the minimum, about half
+of them made, the odd solo, redeal and forbidden finish) and recorded through ``deal_record``,
+so score lines, standings aggregates and history are exactly what entry at the table writes.
 Log in as demo / demo-pass (owner), scorer / scorer-pass (scorekeeper), member / member-pass
 (who is the player 花子, so the club home shows their standing). An open invitation (member,
 for up to 100 people, 90 days) lets a new visitor try sign-up and joining: its link is printed.
 A public tournament today (「絵札杯(デモ)」, ten players, round 1 drawn and started) lets a
 visitor try the tournament evening: one seated player's PIN per table is printed, to record a
-deal from a phone as a player would.
+deal from a phone as a player would. On the first evening 太郎 was recorded as 「太朗」 at the
+大富豪 table (a typo not entered in the tournament), so *Merge two players* has a mistake to
+mend. Daifugō rounds name the players at the table (``players``), as the phone's form does.
 """
 
 import datetime
@@ -47,6 +49,7 @@ CLUB_NAME = "絵札ナポレオン会"
 USERS = (("demo", "demo-pass", Role.OWNER), ("scorer", "scorer-pass", Role.SCOREKEEPER),
          ("member", "member-pass", Role.MEMBER))  # fmt: skip
 PLAYERS = ("太郎", "花子", "健一", "ゆき", "翔太", "美咲", "次郎", "さくら", "Ken", "Sophie")
+TYPO = "太朗"  # 太郎, mistyped on the first evening
 # code, preset, options, name
 RULESETS = (
     ("wiki-12", "napoleon-wiki", {"min_bid": 12}, "ナポレオン(トリテwiki・12枚から)"),
@@ -146,6 +149,7 @@ def build_demo(*, today: datetime.date) -> tuple[Club, int]:
     for name, _password, role in USERS[1:]:
         membership_set(club=club, user=users[name], role=role)
     players = [str(player_get_or_create(club=club, name=n).id) for n in PLAYERS]
+    taro, typo = players[0], str(player_get_or_create(club=club, name=TYPO).id)
     hanako = club.players.get(name="花子")
     claim = player_claim(club=club, user=users["member"], player=hanako)
     claim_confirm(claim=claim, by=users["demo"])
@@ -167,6 +171,8 @@ def build_demo(*, today: datetime.date) -> tuple[Club, int]:
             session = session_create(club=club, ruleset=rulesets[code], date=day, table=table,
                                      user=scorer)  # fmt: skip
             seats = rng.sample(players, size)
+            if night == 0 and code == "daifugo":  # the typo: 太郎 recorded as 「太朗」
+                seats = [typo] + [s for s in seats if s != taro][: size - 1]
             for _ in range(count):
                 data = (_napoleon(rng, seats, session) if session.game == Game.NAPOLEON
                         else _daifugo(rng, seats, session))  # fmt: skip
@@ -205,4 +211,4 @@ def _daifugo(rng: random.Random, seats: list[str], session: GameSession) -> dict
         order.remove(top)
         order.insert(0, top)
     forbidden = [rng.choice(order[:-1])] if rng.random() < 0.08 else []
-    return {"order": order, "forbidden": forbidden}
+    return {"players": list(seats), "order": order, "forbidden": forbidden}

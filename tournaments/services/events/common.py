@@ -25,6 +25,16 @@ MESSAGES = {
     "ruleset_club": N_("That rule set belongs to another club."),
     "entry_exists": N_("%(name)s is already entered."),
     "entry_dropped": N_("%(name)s has dropped out."),
+    # Taking an entry out (selectors/entries.py: entry_kept_because).
+    "entry_finished": N_("The tournament is finished: its entries stay."),
+    "entry_adjusted": N_(
+        "%(name)s has a penalty or adjustment in this tournament: delete it first, then take "
+        "the entry out."
+    ),
+    "entry_played": N_(
+        "%(name)s has had a seat or a sit-out in a round of this tournament, so the entry "
+        "stays: “Leaves after this round” keeps them out of the later rounds."
+    ),
     "round_started": N_("Round %(number)s has started; its seating can no longer change."),
     "round_unfinished": N_("Finish round %(number)s before drawing the next one."),
     "round_unstarted": N_("Start round %(number)s before drawing the next one."),
