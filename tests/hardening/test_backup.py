@@ -267,6 +267,7 @@ def test_a_key_naming_no_row_restores_nothing():
     [
         ("short_row", "tournaments_deal"),
         ("bad_date", "tournaments_deal"),
+        ("bad_json", "tournaments_deal"),
         ("unknown_column", "tournaments_deal"),
         ("unknown_permission", "auth_user_user_permissions"),
         ("unknown_table", "not part of a backup"),
@@ -281,6 +282,8 @@ def test_a_file_that_does_not_fit_the_tables_restores_nothing(change, match):
         deals[0].pop()
     elif change == "bad_date":
         deals[0][columns.index("created_at")] = "yesterday"
+    elif change == "bad_json":  # a JSON column holds its text
+        deals[0][columns.index("outcome")] = "{not json"
     elif change == "unknown_column":
         header["columns"] = [*columns[:-1], "colour"]
     elif change == "unknown_permission":

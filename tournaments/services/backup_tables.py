@@ -8,8 +8,9 @@ with ``COPY`` on PostgreSQL and ``executemany`` on SQLite, a chunk at a time, so
 at tens of thousands of rows a second instead of the few hundred that Django's serializers
 manage object by object.
 
-Values: JSON's own types as they are (a JSON column holds its JSON value), a date, time or
-moment as ISO 8601 (moments with their offset and microseconds), decimals and UUIDs as text,
+Values: JSON's own types as they are, a JSON column's value as its JSON text (a string: it is
+neither decoded nor encoded on the way, and the database checks it), a date, time or moment as
+ISO 8601 (moments with their offset and microseconds), decimals and UUIDs as text,
 binary data as base64. Foreign keys to content types and permissions, whose ids differ between
 two databases that ran ``migrate``, are written as their natural keys (``["auth", "user"]``,
 ``["view_deal", "tournaments", "deal"]``), mapped once per table each way; every other key is the
@@ -29,6 +30,7 @@ from django.apps import apps
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.db import connections, models
+from django.db.models.functions import Cast
 
 CHUNK = 2000
 
@@ -93,7 +95,15 @@ def table_lines(model, using: str) -> Iterator[bytes]:
     columns = [f.attname for f in fields]
     yield (_encode({"model": model._meta.label_lower, "columns": columns}) + "\n").encode()
     natural = [(i, _natural_targets()[target](using)) for i, target in _natural_fields(model)]
-    rows = model._default_manager.using(using).order_by("pk").values_list(*columns)
+    # JSON columns as their text, as the database holds it: not decoded here to be encoded
+    # again, nor on restore (the database checks it is JSON).
+    texts = {
+        f"_text_{f.attname}": Cast(f.attname, output_field=models.TextField())
+        for f in fields
+        if f.get_internal_type() == "JSONField"
+    }
+    names = [f"_text_{c}" if f"_text_{c}" in texts else c for c in columns]
+    rows = model._default_manager.using(using).order_by("pk").annotate(**texts).values_list(*names)
     chunk: list[str] = []
     for row in rows.iterator(chunk_size=CHUNK):
         if natural:
@@ -132,8 +142,8 @@ def _decoder(field: models.Field, conn) -> Callable | None:
         return lambda v: field.get_db_prep_save(uuid.UUID(v), conn)
     if kind == "BinaryField":
         return lambda v: field.get_db_prep_save(base64.b64decode(v, validate=True), conn)
-    if kind == "JSONField":
-        return lambda v: ops.adapt_json_value(v, field.encoder)
+    if kind == "JSONField":  # its JSON text
+        return _json_text
     if kind == "DurationField":
         return lambda v: field.get_db_prep_save(field.to_python(v), conn)
     return None
@@ -204,6 +214,12 @@ class TableWriter:
                 cursor.executemany(sql, self.rows)
         self.count += len(self.rows)
         self.rows = []
+
+
+def _json_text(value):
+    if not isinstance(value, str):
+        raise TypeError("a JSON column's value must be its JSON text")
+    return value
 
 
 def _content_type_ids(using: str) -> dict[tuple, int]:
