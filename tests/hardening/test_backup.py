@@ -13,6 +13,7 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
+from django.core.cache import cache
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import translation
@@ -135,8 +136,10 @@ def test_backup_flush_restore_gives_back_every_table_row_for_row(tmp_path, setti
     call_command("flush", interactive=False, verbosity=0)
     assert Deal.objects.count() == 0 and get_user_model().objects.count() == 0
 
+    cache.set("efuda:page:kept-for-the-old-database", "<html>", 60)
     out = io.StringIO()
     call_command("restore", str(path), stdout=out)
+    assert cache.get("efuda:page:kept-for-the-old-database") is None  # the cache emptied
     assert f"{sum(manifest['counts'].values())} rows restored" in out.getvalue()
     assert everything() == before
     # One step of every club's data version: no page kept under the old one is served.

@@ -1,9 +1,10 @@
 """``manage.py restore IN``: restore a backup written by ``manage.py backup`` into an EMPTY,
 migrated database, in one transaction (all or nothing). Any failure ends in one line saying why
-and exit status 1; nothing is restored then."""
+and exit status 1; nothing is restored then. After a restore the cache is emptied."""
 
 import sys
 
+from django.core.cache import cache
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 from django.utils.translation import gettext as _
@@ -42,6 +43,9 @@ class Command(BaseCommand):
                 _("Nothing was restored: the database failed: %(reason)s.")
                 % {"reason": _reason(exc)}
             ) from None
+        # Pages kept in a shared cache (CACHE_URL) for the database this one replaces are keyed
+        # by club ids and data versions this one may reach again: none of them is served.
+        cache.clear()
         total = sum(manifest["counts"].values())
         self.stdout.write(
             f"efuda restore: {total} rows restored from the backup of {manifest['created']}."
