@@ -100,3 +100,44 @@ def test_what_counts_as_a_lost_connection():
     assert lost_connection(refused)
     assert not lost_connection(OperationalError("database is locked"))  # SQLite, no cause
     assert not lost_connection(RuntimeError("boom")) and not lost_connection(None)
+
+
+def _worker(monkeypatch, failures: list, probes: list[bool]):
+    """The task worker's loop, with db_worker's own loop replaced by one that raises each of
+    ``failures`` in turn and then returns, and database probes answering ``probes``."""
+    from django_tasks_db.management.commands import db_worker
+
+    from tournaments.management.commands import worker
+
+    runs = []
+
+    def vendor_run(self):
+        runs.append(1)
+        if failures:
+            raise failures.pop(0)
+
+    monkeypatch.setattr(db_worker.Worker, "run", vendor_run)
+    monkeypatch.setattr(worker, "_answers", lambda: probes.pop(0))
+    monkeypatch.setattr(worker, "PROBE_EVERY", 0)
+    loop = worker.Worker(queue_names=["default"], interval=0, batch=False,
+                         backend_name="default", startup_delay=False, max_tasks=None,
+                         worker_id="test", excluded_queue_names=[])  # fmt: skip
+    return loop, runs
+
+
+def test_the_worker_waits_for_the_database_and_goes_on(monkeypatch, caplog):
+    caplog.set_level(logging.INFO, logger="efuda.worker")
+    loop, runs = _worker(monkeypatch, [_lost()], [False, False, True])
+    loop.run()
+    assert len(runs) == 2  # db_worker's loop started again once the database answered
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "efuda.worker"]
+    assert [level for level, _text in lines] == ["WARNING", "INFO"]
+    assert lines[0][1].startswith("the database went away (terminating connection")
+    assert lines[1][1].startswith("the database is back after")
+
+
+def test_the_worker_still_stops_on_any_other_database_error(monkeypatch):
+    loop, runs = _worker(monkeypatch, [ProgrammingError("relation does not exist")], [])
+    with pytest.raises(ProgrammingError):
+        loop.run()
+    assert len(runs) == 1
