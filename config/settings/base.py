@@ -96,6 +96,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "tournaments.middleware.DatabaseBusyMiddleware",
+    "tournaments.db_errors.LostConnectionMiddleware",  # a lost database connection: 503
     "tournaments.middleware.WhoHeaderMiddleware",  # the service worker keeps pages per person
     "allauth.account.middleware.AccountMiddleware",
     "axes.middleware.AxesMiddleware",

@@ -6,7 +6,11 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from django.db import DatabaseError
 from django.db.models import Count, Q, QuerySet
+
+import rules
+from config.routers import REPLICA, replica_failed, replica_usable
 
 from ..models import (
     Club,
@@ -20,6 +24,7 @@ from ..models import (
     Tournament,
 )
 from ..permissions import has_role
+from .sessions import preset_name, ruleset_label
 from .standings import Period, StandingRow, leaders
 from .visibility import Visibility
 
@@ -77,10 +82,6 @@ def club_admin(*, club: Club) -> ClubAdmin:
 def club_rulesets(*, club: Club) -> list[ClubRuleSet]:
     """The club's rule sets, each with ``label`` (its name as every page shows it) and
     ``preset_label`` (the preset it starts from, in words)."""
-    import rules
-
-    from .sessions import preset_name, ruleset_label
-
     found = list(ClubRuleSet.objects.filter(club=club).order_by("code"))
     for ruleset in found:
         ruleset.label = ruleset_label(ruleset)
@@ -142,10 +143,6 @@ def replica_caught_up(*, club_id: int, version: int) -> bool:
     only then may a page for the shared cache be rendered from it, so no cache key is ever
     filled with older data. False when there is no replica, and when it cannot be reached (it is
     then left alone for a while: config/routers.py)."""
-    from django.db import DatabaseError
-
-    from config.routers import REPLICA, replica_failed, replica_usable
-
     if not replica_usable():
         return False
     try:

@@ -10,7 +10,13 @@ from django.db.models import Q
 
 from scoring.cards import SUIT_SYMBOLS
 
-from ..models import BidAggregate, Game, Player, ScoreLine, StandingAggregate
+from ..models import (
+    BidAggregate,
+    Game,
+    Player,
+    ScoreLine,
+    StandingAggregate,
+)
 from ..standings_fields import BID_COUNTERS, COUNTER_NAMES, PLAYER, Field, shown
 from .standings import LINE_COUNTERS, hidden_counters, subtract
 from .visibility import Visibility
@@ -159,7 +165,15 @@ def player_stats(
             stats.totals[row["game"]] = row
         else:
             recent.append((row["game"], row["period"], row["points"], row["deals"]))
-    if recent and not all_months:
+    _months_add(stats, recent)
+    _bids_add(stats, player, visibility)
+    return stats
+
+
+def _months_add(stats: PlayerStats, recent: list[tuple]) -> None:
+    """The months shown (the latest ``MONTHS_SHOWN``, or all), each with its cumulative
+    points counted back from the all-time total."""
+    if recent and not stats.all_months:
         newest = _month_index(recent[0][1])
         kept = [r for r in recent if newest - _month_index(r[1]) < MONTHS_SHOWN]
         # Months left out of the window (or beyond the rows read): the page says so.
@@ -180,6 +194,10 @@ def player_stats(
             running += r.points
             r.cumulative = running
         stats.months[game] = rows
+
+
+def _bids_add(stats: PlayerStats, player: Player, visibility: Visibility) -> None:
+    """The player's record as the Napoleon by bid and by trump (hidden deals left out)."""
     bids: dict[int, BidRow] = {}
     trumps: dict[str, BidRow] = {}
     hidden_bids = _hidden_bids(player, visibility)
@@ -196,4 +214,3 @@ def player_stats(
                 setattr(row, name, getattr(row, name) + agg[name])
     stats.by_bid = [bids[k] for k in sorted(bids)]
     stats.by_trump = [trumps[k] for k in "SHDC" if k in trumps]
-    return stats

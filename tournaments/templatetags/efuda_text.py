@@ -30,6 +30,7 @@ from django.utils.safestring import mark_safe
 
 from .. import i18n
 from ..i18n import list_join, term_html
+from ..selectors.sessions import ruleset_label
 
 register = template.Library()
 
@@ -98,8 +99,6 @@ def signed(value) -> str:
 @register.filter
 def ruleset_name(ruleset) -> str:
     """A club rule set's name as every page shows it (``selectors.sessions.ruleset_label``)."""
-    from ..selectors.sessions import ruleset_label
-
     return ruleset_label(ruleset) if ruleset is not None else ""
 
 

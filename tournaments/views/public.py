@@ -53,6 +53,21 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
     return reverse("standings_month", args=[club.slug, game, period.year, f"{period.month:02d}"])
 
 
+def _my_standing_box(club: Club, player_id: int, visibility, today) -> str:
+    """The "my standing" box of a member linked to a player, rendered."""
+    me = my_summary(club=club, player_id=player_id, visibility=visibility, today=today)
+    return render_to_string(
+        "tournaments/accounts/_me_summary.html",
+        {
+            "club": club,
+            "me": me,
+            "me_rows": [
+                (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
+            ],
+        },
+    )
+
+
 @require_safe
 @cached_page
 def club_home_view(request, club_slug: str):
@@ -85,17 +100,7 @@ def club_home_view(request, club_slug: str):
     player_id = request.reader.players[club.pk] if is_member else None
 
     def my_standing_box():
-        me = my_summary(club=club, player_id=player_id, visibility=visibility, today=today)
-        return render_to_string(
-            "tournaments/accounts/_me_summary.html",
-            {
-                "club": club,
-                "me": me,
-                "me_rows": [
-                    (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
-                ],
-            },
-        )
+        return _my_standing_box(club, player_id, visibility, today)
 
     return render(
         request,

@@ -1,4 +1,5 @@
-"""``manage.py demo_data [--if-empty] [--reset]``: a demo club a new user can look around in.
+"""``manage.py demo_data [--if-empty] [--reset] [--deals N]``: a demo club a new user can look
+around in, or a big one to try efuda at scale.
 
 「絵札ナポレオン会」 (slug ``demo``, public): ten players (and a typo), three club rule sets,
 and the current and the previous month (in the site's time zone) of Napoleon and Daifugō
@@ -13,6 +14,11 @@ visitor try the tournament evening: one seated player's PIN per table is printed
 deal from a phone as a player would. On the first evening 太郎 was recorded as 「太朗」 at the
 大富豪 table (a typo not entered in the tournament), so *Merge two players* has a mistake to
 mend. Daifugō rounds name the players at the table (``players``), as the phone's form does.
+
+``--deals N`` makes the same club with N deals of history instead of two months: weekly
+evenings up to yesterday at as many tables as N needs (ten years at most), a member for about
+every 400 deals, imported in bulk through the results import (``demo_history``), so a live
+database holds a realistic big club in seconds rather than hours.
 """
 
 import datetime
@@ -25,7 +31,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.cards import SUITS
+from tournaments.management.demo_history import daifugo_round, history_import, napoleon_deal
 from tournaments.models import Club, Deal, Game, GameSession, Role, ScoreLine
 from tournaments.selectors.rulesets import session_rules
 from tournaments.services.claims import claim_confirm, player_claim
@@ -70,8 +76,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--reset", action="store_true", help="delete the demo club first and build it again"
         )
+        parser.add_argument(
+            "--deals", type=int, metavar="N",
+            help="a big club instead: N deals of weekly evenings up to yesterday, imported in "
+            "bulk (the results import's path), with as many members as such a club has",
+        )  # fmt: skip
 
-    def handle(self, *args, if_empty, reset, **options):
+    def handle(self, *args, if_empty, reset, deals=None, **options):
+        if deals is not None and deals < 1:
+            raise CommandError("--deals must be at least 1.")
         if if_empty and Club.objects.exists():
             self.stdout.write("A club exists already: no demo data added.")
             return
@@ -81,7 +94,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             if existing is not None:
                 _delete(existing)
-            club, deals = build_demo(today=timezone.localdate())
+            club, deals = build_demo(today=timezone.localdate(), deals=deals)
             pins = build_demo_tournament(club=club, today=timezone.localdate())
         invitation = club.invitations.order_by("-id").first()
         link = settings.SITE_URL + reverse("invitation_open", args=[invitation.token])
@@ -143,7 +156,9 @@ def club_nights(today: datetime.date) -> list[datetime.date]:
     return nights + (this_month or [today])
 
 
-def build_demo(*, today: datetime.date) -> tuple[Club, int]:
+def build_demo(*, today: datetime.date, deals: int | None = None) -> tuple[Club, int]:
+    """The demo club; its deals are two months recorded one by one through ``deal_record``,
+    or, with ``deals``, that many deals of history imported in bulk (``demo_history``)."""
     users = {name: _user(name, password) for name, password, _role in USERS}
     club = club_create(slug=SLUG, name=CLUB_NAME, owner=users["demo"], is_public=True)
     for name, _password, role in USERS[1:]:
@@ -161,6 +176,10 @@ def build_demo(*, today: datetime.date) -> tuple[Club, int]:
     }
     rng = random.Random(SEED)
     scorer = users["scorer"]
+    if deals is not None:
+        written = history_import(club=club, deals=deals, today=today, rng=rng,
+                                 first_names=PLAYERS, user=scorer)  # fmt: skip
+        return club, written
     deals = 0
     for night, day in enumerate(club_nights(today)):
         tables = [("A", "wiki-12", rng.choice((5, 5, 5, 4, 6)), rng.randint(7, 10)),
@@ -174,41 +193,15 @@ def build_demo(*, today: datetime.date) -> tuple[Club, int]:
             if night == 0 and code == "daifugo":  # the typo: 太郎 recorded as 「太朗」
                 seats = [typo] + [s for s in seats if s != taro][: size - 1]
             for _ in range(count):
-                data = (_napoleon(rng, seats, session) if session.game == Game.NAPOLEON
-                        else _daifugo(rng, seats, session))  # fmt: skip
+                if session.game == Game.NAPOLEON:
+                    data = napoleon_deal(rng, seats, session_rules(session))
+                else:
+                    data = _daifugo(rng, seats, session)
                 deal_record(session=session, data=data, user=scorer)
                 deals += 1
     return club, deals
 
 
-def _napoleon(rng: random.Random, seats: list[str], session: GameSession) -> dict:
-    rules = session_rules(session)
-    if rng.random() < 0.06:
-        return {"seats": seats, "napoleon": None, "redeal": True}
-    low, high = rules.bids[len(seats)]
-    bid = min(high, low + rng.choices(range(6), weights=(30, 26, 18, 12, 8, 6))[0])
-    napoleon = rng.choice(seats)
-    trump = rng.choice(SUITS)
-    called = rng.choices(["SA", f"{trump}J", f"{trump}A", f"{trump}K"], weights=(6, 2, 2, 1))[0]
-    solo = rng.random() < 0.1
-    adjutant = None if solo else rng.choice([s for s in seats if s != napoleon])
-    widow = rules.widow[len(seats)]
-    discarded = rng.choices(range(widow + 1), weights=[5] + [2] * widow)[0]
-    honours = max(0, min(20 - discarded, bid + rng.randint(-4, 3)))
-    data = {"seats": seats, "napoleon": napoleon, "bid": bid, "trump": trump,
-            "called": called, "adjutant": adjutant, "solo": solo, "honours": honours,
-            "discarded": discarded, "redeal": False}  # fmt: skip
-    if rules.discard_policy == "last_trick":
-        data["last_trick"] = rng.choice(("napoleon", "allies"))
-    return data
-
-
 def _daifugo(rng: random.Random, seats: list[str], session: GameSession) -> dict:
-    order = rng.sample(seats, len(seats))
     last = session.deals.filter(is_deleted=False).order_by("-seq").first()
-    if last is not None and rng.random() < 0.4:  # the 大富豪's cards are better: often first again
-        top = last.outcome["final_order"][0]
-        order.remove(top)
-        order.insert(0, top)
-    forbidden = [rng.choice(order[:-1])] if rng.random() < 0.08 else []
-    return {"players": list(seats), "order": order, "forbidden": forbidden}
+    return daifugo_round(rng, seats, last.outcome["final_order"][0] if last else None)

@@ -6,6 +6,7 @@ tournament table are recorded by exactly the same ``deal_record`` as in club ses
 module per concern; this package re-exports them (``services.events.round_draw`` …).
 """
 
+from ..table_check import table_deal_check
 from .adjustments import adjustment_add, adjustment_delete
 from .changes import PlanChange, entry_leave, entry_replace
 from .common import (
@@ -46,7 +47,6 @@ from .staff import (
 from .table_deals import (
     deal_confirm,
     deal_dispute,
-    table_deal_check,
     table_deal_correct,
     table_deal_drop,
     table_deal_record,
