@@ -1,5 +1,6 @@
 // ESLint for efuda's browser code: one dialect (ECMAScript 2022) across static/js/.
-// The entry form's and the outbox's scripts are ES modules (entry*.js, outbox*.js, logout.js);
+// The entry form's and the outbox's scripts are ES modules (entry*.js, outbox*.js, logout.js,
+// and the phone's scoring, scoring-core.js);
 // entry-head.js stays a classic script (it must run in <head> before the page paints, which a
 // module cannot), and so do the service worker (not every phone starts module workers) and the
 // small deferred page scripts. Vendored files are not ours.
@@ -27,7 +28,7 @@ export default [
     rules: shared
   },
   {
-    files: ["static/js/entry*.js", "static/js/outbox*.js", "static/js/logout.js"],
+    files: ["static/js/entry*.js", "static/js/outbox*.js", "static/js/logout.js", "static/js/scoring-core.js"],
     ignores: ["static/js/entry-head.js"],
     languageOptions: { sourceType: "module" }
   },

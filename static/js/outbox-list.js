@@ -1,8 +1,14 @@
 /* The outbox as the scorekeeper sees it (#outbox, templates/components/outbox.html): the badge
-   ("未送信 n件"), the status line, the prompt to log in again and the list of deals that need
-   attention, with their actions (data-outbox-action, handled by static/js/outbox.js). Texts
-   come from the box's data-t-* attributes; refusals stored as codes are rendered by efuda in
-   the reader's language. A module of static/js/outbox.js. */
+   ("未送信 n件"), the status line, the prompt to log in again, the deals waiting to be sent
+   with their points as the phone scores them (static/js/outbox-points.js; also added, marked,
+   into the page's running totals: static/js/outbox-totals.js), the deals efuda scored
+   otherwise than the phone, and the list of deals that need attention, with their actions
+   (data-outbox-action, handled by static/js/outbox.js). Texts come from the box's data-t-*
+   attributes; refusals stored as codes are rendered by efuda in the reader's language. A
+   module of static/js/outbox.js. */
+
+import { pendingTotals, pointsLine, scoreItems } from "./outbox-points.js";
+import { markTotals, pageContext } from "./outbox-totals.js";
 
 /* The outbox's view. ctx: box (#outbox), core (static/js/outbox-core.js), outbox (its items),
    transport (for a fresh CSRF token), author and page (of this page), stopped() (why the last
@@ -16,6 +22,8 @@ export function createList(ctx) {
   const attention = box.querySelector("[data-outbox=attention]");
   const list = attention.querySelector("ul");
   const reopened = box.querySelector("[data-outbox=reopened]");
+  const waitingBox = box.querySelector("[data-outbox=waiting]");
+  const differBox = box.querySelector("[data-outbox=differ]");
   const texts = new Map(); // a stored problem → its text in this page's language
 
   function text(key, values) {
@@ -73,6 +81,7 @@ export function createList(ctx) {
     const orphans = author ? await outbox.unclaimed() : [];
     const waiting = own.filter((r) => r.state === core.WAITING);
     const refused = own.filter((r) => r.state === core.ATTENTION).concat(orphans);
+    showPoints(waiting);
     badge.textContent = text("waiting", { n: waiting.length });
     badge.hidden = waiting.length === 0;
     box.classList.toggle("has-waiting", waiting.length > 0);
@@ -92,7 +101,7 @@ export function createList(ctx) {
     list.replaceChildren(...nodes);
     attention.hidden = refused.length === 0;
     box.hidden = !(waiting.length || refused.length || !status.hidden || !reopened.hidden ||
-      !login.hidden);
+      !login.hidden || !differBox.hidden);
     return own;
   }
 
@@ -110,6 +119,53 @@ export function createList(ctx) {
     b.dataset.outboxAction = action;
     b.dataset.id = id;
     return b;
+  }
+
+  /* The waiting deals with their points, and the page's totals with them added. Only ever a
+     view: whatever goes wrong here leaves the outbox (keeping, sending) as it is. */
+  function showPoints(waiting) {
+    let scored = new Map();
+    try {
+      const context = pageContext();
+      scored = scoreItems(waiting, { page, context });
+      markTotals(context, pendingTotals(waiting, scored, page), text);
+    } catch (e) {
+      /* the deals are listed below without their points; efuda scores them when they arrive */
+    }
+    waitingBox.querySelector("ul").replaceChildren(...waiting.map((r) => waitingItem(r, scored.get(r.id))));
+    waitingBox.hidden = waiting.length === 0;
+  }
+
+  /* A deal waiting to be sent: 未送信, when, what, and its points as the phone scores them. */
+  function waitingItem(record, answer) {
+    const li = document.createElement("li");
+    li.dataset.id = record.id;
+    const what = paragraph("outbox-what", " " + timeOf(record.created) + " " + (record.summary || ""));
+    what.prepend(Object.assign(document.createElement("span"), { className: "outbox-mark", textContent: text("unsent") }));
+    li.append(what);
+    if (answer && answer.result && answer.result.redeal) {
+      li.append(paragraph("outbox-points", text("redeal")));
+    } else if (answer && answer.points) {
+      li.append(paragraph("outbox-points", pointsLine(answer.points, answer.order, record.scoring.names)));
+    } else {
+      li.append(paragraph("outbox-why", text("unscored")));
+    }
+    return li;
+  }
+
+  /* efuda scored a deal sent from here otherwise than the phone did: its points count. */
+  function differ(entry) {
+    differBox.querySelector("ul").append(Object.assign(document.createElement("li"), {
+      textContent: text("differ", entry)
+    }));
+    differBox.hidden = false;
+    box.hidden = false;
+  }
+
+  function differSeen() {
+    differBox.querySelector("ul").replaceChildren();
+    differBox.hidden = true;
+    return render();
   }
 
   function item(record, messages) {
@@ -145,5 +201,5 @@ export function createList(ctx) {
     return li;
   }
 
-  return { text, timeOf, say, render, saying: () => status.textContent };
+  return { text, timeOf, say, render, differ, differSeen, saying: () => status.textContent };
 }

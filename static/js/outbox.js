@@ -15,6 +15,12 @@
      is cleared for the next deal. A Save of an untouched form is never kept (a double tap).
    - Waiting deals are sent, oldest first, on the "online" event, on page load, when the page
      becomes visible and every 15 s while something waits. One tab sends at a time.
+   - Each waiting deal is listed with its points as the phone scores them (the club's own
+     rule set, which the page gives and the deal keeps: static/js/outbox-points.js), and the
+     page's running totals include them, marked, as does the points panel of the form while
+     the connection is gone (static/js/outbox-totals.js). When efuda's answer comes, its
+     points are held against the phone's: where they differ, efuda's count and the phone
+     says so.
    - "Needs attention": deals efuda refused when they were sent from the outbox (its messages
      stored as codes, shown in the reader's language), or that efuda found already recorded in
      the same form since (a deal with the same content: both are shown, the scorekeeper says
@@ -30,6 +36,8 @@
 
 import { FORM, body, createDealForm, entryForm, idField, newId, replaceForm, summary } from "./outbox-form.js";
 import { createList } from "./outbox-list.js";
+import { differences, nextPrevious, pointsLine, scoreItems } from "./outbox-points.js";
+import { localPreview, pageContext } from "./outbox-totals.js";
 
 const RETRY = 15000; // ms between attempts while deals wait
 
@@ -91,13 +99,19 @@ function start(core) {
   }
 
   async function send(liveId) {
-    const others = (await outbox.items(author)).some((r) => r.state === core.WAITING && r.id !== liveId);
-    if (others) say(text("sending"));
+    const before = (await outbox.items(author)).filter((r) => r.state === core.WAITING);
+    if (before.some((r) => r.id !== liveId)) say(text("sending"));
+    const mine = scoredSafely(before);
     let result;
     try {
       result = await outbox.flush(author, liveId);
     } catch (e) {
       result = { outcome: {}, sent: 0, stop: "server" };
+    }
+    try {
+      compare(before.filter((r) => r.id !== liveId), mine, result.outcome);
+    } catch (e) {
+      /* only a view: the totals are efuda's anyway once read again */
     }
     stopped = result.stop;
     if (result.stop === "author") checkWho();
@@ -120,6 +134,33 @@ function start(core) {
     return result;
   }
 
+  /* The phone's points of the waiting deals; none where scoring them fails (a view only: it
+     never stops a deal from being sent). */
+  function scoredSafely(items) {
+    try {
+      return scoreItems(items, { page, context: pageContext() });
+    } catch (e) {
+      return new Map();
+    }
+  }
+
+  /* efuda's points against the phone's, for each deal sent: where they differ, efuda's count
+     (the lists are read again from efuda) and the phone shows both. */
+  function compare(items, mine, outcome) {
+    for (const item of items) {
+      const sent = outcome[item.id];
+      const answer = mine.get(item.id);
+      if (!sent || sent.kind !== "sent" || !answer || !answer.points || !sent.reply.points) continue;
+      if (!differences(answer.points, sent.reply.points).length) continue;
+      const names = item.scoring.names;
+      const order = answer.order.concat(Object.keys(sent.reply.points).filter((id) => answer.order.indexOf(id) < 0));
+      list.differ({
+        seq: sent.reply.seq, time: list.timeOf(item.created), what: item.summary || "",
+        efuda: pointsLine(sent.reply.points, order, names), mine: pointsLine(answer.points, answer.order, names)
+      });
+    }
+  }
+
   /* Deals sent in the background are now on the server: show them in the page's lists
      (the running totals, a table's deals) without touching the form being filled in. */
   async function refreshLists() {
@@ -133,6 +174,7 @@ function start(core) {
         const twin = fresh.getElementById(region.id);
         if (twin) region.replaceWith(document.adoptNode(twin));
       });
+      await render(); // the deals still waiting, added to the fresh totals
     } catch (e) {
       /* offline again: the lists catch up with the next page load */
     }
@@ -167,7 +209,7 @@ function start(core) {
       return;
     }
     const editing = form.dataset.editing;
-    await outbox.save({ id, author, page, url, body: values, summary: summary(form) });
+    await outbox.save({ id, author, page, url, body: values, summary: summary(form), scoring: pageContext() });
     say("");
     const result = await flush(id);
     const outcome = result.outcome[id];
@@ -271,6 +313,24 @@ function start(core) {
     } else if (action === "claim") {
       await outbox.claim(id, author);
       await flush();
+    } else if (action === "differ-seen") {
+      await list.differSeen();
+    }
+  });
+
+  // ---- The points panel without a connection ------------------------------------------------
+
+  /* The preview could not be asked (no connection): the panel shows the deal as the phone
+     scores it, after the rounds waiting here. */
+  document.addEventListener("efuda:preview-failed", async (event) => {
+    const form = event.target.closest && event.target.closest(FORM);
+    if (!form) return;
+    const waiting = (await outbox.items(author)).filter((r) => r.state === core.WAITING);
+    const context = pageContext();
+    try {
+      localPreview(form, context, body(form), nextPrevious(waiting, scoredSafely(waiting), page, context), text);
+    } catch (e) {
+      /* the panel keeps efuda's own text: the points come when the deal arrives */
     }
   });
 

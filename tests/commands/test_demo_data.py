@@ -24,6 +24,8 @@ from tournaments.models import (
     StandingAggregate,
 )
 from tournaments.selectors.accounts import invitation_state
+from tournaments.selectors.merge import merge_preview
+from tournaments.services.merge import player_merge
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +70,7 @@ def test_demo_club_with_two_months_of_both_games():
 
     _totals_are_their_lines(club)
     _if_empty_is_idempotent_and_reset_rebuilds_the_same_club()
+    _the_typo_merges()
 
 
 def _totals_are_their_lines(club):
@@ -85,6 +88,22 @@ def _totals_are_their_lines(club):
     assert sum(a.points for a in StandingAggregate.objects.filter(club=club, period="all")) == 0
     napoleon_lines = ScoreLine.objects.filter(club=club, role="napoleon")
     assert sum(b.deals for b in BidAggregate.objects.filter(club=club)) == napoleon_lines.count()
+
+
+def _the_typo_merges():
+    """Part of the test above: the demo's rounds name their table's players, as the phone's
+    form stores them, and its typo 「太朗」 merges into 太郎 (not the other way round: 太郎 plays
+    in today's tournament)."""
+    club = Club.objects.get(slug="demo")
+    typo, taro = club.players.get(name="太朗"), club.players.get(name="太郎")
+    rounds = Deal.objects.filter(club=club, game="daifugo")
+    assert all(sorted(d.data["players"]) == sorted(d.data["order"]) for d in rounds)
+    preview = merge_preview(club=club, keep=taro, merge=typo)
+    assert preview.obstacles == [] and preview.daifugo_rounds > 0 and not preview.napoleon_deals
+    other_way = merge_preview(club=club, keep=typo, merge=taro).obstacles
+    assert [o.code for o in other_way] == ["merge_tournament_played"]
+    record = player_merge(club=club, keep=taro, merge=typo)
+    assert record.deals == preview.deals and not club.players.filter(name="太朗").exists()
 
 
 def _if_empty_is_idempotent_and_reset_rebuilds_the_same_club():

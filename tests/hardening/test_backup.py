@@ -21,7 +21,7 @@ from django.utils import translation
 from tests import factories
 from tests.hardening.backup_v1_writer import backup_write_v1
 from tests.hardening.helpers import aggregates_match_lines, build_club, napoleon_data
-from tournaments.management.commands.bench import import_csv
+from tournaments.benchmarks.imports import import_csv
 from tournaments.models import Adjustment, Club, Deal, ImportJob, Membership, Tournament
 from tournaments.services.backup import (
     BackupError,

@@ -6,12 +6,12 @@ import logging
 
 import psycopg
 import pytest
+from config.sessions import SessionStore
 from django.db import OperationalError, ProgrammingError
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from config.sessions import SessionStore
 from tests import factories
 from tournaments.db_errors import lost_connection
 

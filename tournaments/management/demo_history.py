@@ -77,7 +77,7 @@ def daifugo_round(rng: random.Random, seats: list, previous_top=None, forbidden_
         order.remove(previous_top)
         order.insert(0, previous_top)
     forbidden = [rng.choice(order[:-1])] if rng.random() < 0.08 and forbidden_finish else []
-    return {"order": order, "forbidden": forbidden}
+    return {"players": list(seats), "order": order, "forbidden": forbidden}
 
 
 def _napoleon_cells(day: str, table: str, code: str, data: dict) -> list[str]:

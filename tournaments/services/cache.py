@@ -33,6 +33,7 @@ CLUB_PATHS = (
 # cascade (deleting a club, merging a player) from bumping once per row.
 UNVERSIONED = {
     "pinattempt",
+    "apitoken",  # a person's API token: no club's data
     "scoreline",
     "standingaggregate",
     "bidaggregate",

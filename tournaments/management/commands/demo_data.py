@@ -1,17 +1,19 @@
 """``manage.py demo_data [--if-empty] [--reset] [--deals N]``: a demo club a new user can look
 around in, or a big one to try efuda at scale.
 
-「絵札ナポレオン会」 (slug ``demo``, public): ten players, three club rule sets, and the current and
-the previous month (in the site's time zone) of Napoleon and Daifugō evenings. The deals are
-random but seeded, plausible (bids mostly near the minimum, about half of them made, the odd
-solo, redeal and forbidden finish) and recorded through ``deal_record``, so score lines,
-standings aggregates and history are exactly what entry at the table writes.
+「絵札ナポレオン会」 (slug ``demo``, public): ten players (and a typo), three club rule sets,
+and the current and the previous month (in the site's time zone) of Napoleon and Daifugō
+evenings. The deals are random but seeded, plausible (bids mostly near the minimum, about half
+of them made, the odd solo, redeal and forbidden finish) and recorded through ``deal_record``,
+so score lines, standings aggregates and history are exactly what entry at the table writes.
 Log in as demo / demo-pass (owner), scorer / scorer-pass (scorekeeper), member / member-pass
 (who is the player 花子, so the club home shows their standing). An open invitation (member,
 for up to 100 people, 90 days) lets a new visitor try sign-up and joining: its link is printed.
 A public tournament today (「絵札杯(デモ)」, ten players, round 1 drawn and started) lets a
 visitor try the tournament evening: one seated player's PIN per table is printed, to record a
-deal from a phone as a player would.
+deal from a phone as a player would. On the first evening 太郎 was recorded as 「太朗」 at the
+大富豪 table (a typo not entered in the tournament), so *Merge two players* has a mistake to
+mend. Daifugō rounds name the players at the table (``players``), as the phone's form does.
 
 ``--deals N`` makes the same club with N deals of history instead of two months: weekly
 evenings up to yesterday at as many tables as N needs (ten years at most), a member for about
@@ -53,6 +55,7 @@ CLUB_NAME = "絵札ナポレオン会"
 USERS = (("demo", "demo-pass", Role.OWNER), ("scorer", "scorer-pass", Role.SCOREKEEPER),
          ("member", "member-pass", Role.MEMBER))  # fmt: skip
 PLAYERS = ("太郎", "花子", "健一", "ゆき", "翔太", "美咲", "次郎", "さくら", "Ken", "Sophie")
+TYPO = "太朗"  # 太郎, mistyped on the first evening
 # code, preset, options, name
 RULESETS = (
     ("wiki-12", "napoleon-wiki", {"min_bid": 12}, "ナポレオン(トリテwiki・12枚から)"),
@@ -161,6 +164,7 @@ def build_demo(*, today: datetime.date, deals: int | None = None) -> tuple[Club,
     for name, _password, role in USERS[1:]:
         membership_set(club=club, user=users[name], role=role)
     players = [str(player_get_or_create(club=club, name=n).id) for n in PLAYERS]
+    taro, typo = players[0], str(player_get_or_create(club=club, name=TYPO).id)
     hanako = club.players.get(name="花子")
     claim = player_claim(club=club, user=users["member"], player=hanako)
     claim_confirm(claim=claim, by=users["demo"])
@@ -186,6 +190,8 @@ def build_demo(*, today: datetime.date, deals: int | None = None) -> tuple[Club,
             session = session_create(club=club, ruleset=rulesets[code], date=day, table=table,
                                      user=scorer)  # fmt: skip
             seats = rng.sample(players, size)
+            if night == 0 and code == "daifugo":  # the typo: 太郎 recorded as 「太朗」
+                seats = [typo] + [s for s in seats if s != taro][: size - 1]
             for _ in range(count):
                 if session.game == Game.NAPOLEON:
                     data = napoleon_deal(rng, seats, session_rules(session))
