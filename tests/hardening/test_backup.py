@@ -274,6 +274,7 @@ def test_a_key_naming_no_row_restores_nothing():
         ("unknown_column", "tournaments_deal"),
         ("unknown_permission", "auth_user_user_permissions"),
         ("unknown_table", "not part of a backup"),
+        ("table_twice", "tournaments_deal .*twice"),
         ("row_before_any_table", "not a stored object"),
     ],
 )
@@ -292,6 +293,8 @@ def test_a_file_that_does_not_fit_the_tables_restores_nothing(change, match):
     elif change == "unknown_permission":
         columns, rows = _rows(lines, "auth.user_user_permissions")
         rows[0][columns.index("permission_id")] = ["fly", "tournaments", "deal"]
+    elif change == "table_twice":
+        lines.extend([{**header}, deals[0]])
     elif change == "unknown_table":
         header["model"] = "sessions.session"
     else:

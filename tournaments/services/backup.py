@@ -298,12 +298,14 @@ def _restore_tables(lines: Iterable, *, using: str, loaded: dict[str, int]) -> s
             raise BackupError(_("The backup contains a line that is not a stored object."))
         _finish(writer, loaded)
         label = str(item.get("model")).lower()
-        if label not in wanted or label in loaded:
+        if label not in wanted:
             raise BackupError(
                 _("The backup holds %(model)s rows, which are not part of a backup.")
                 % {"model": label}
             )
         model = model_for(label)
+        if label in loaded:
+            raise damaged(ColumnsError("the table comes twice"), model._meta.db_table)
         try:
             writer = TableWriter(model, item["columns"], using)
         except (ColumnsError, TypeError) as exc:
