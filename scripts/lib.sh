@@ -28,19 +28,19 @@ install_debs() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# Python packages: exactly the versions in requirements.lock (every dependency, the tests' and
+# Python packages: exactly the versions in requirements.txt (every dependency, the tests' and
 # the shared cache's included, each with its hashes), so a fresh clone installs next month what
 # it installs today. scripts/lock upgrades the lock. A second run only checks the stamp.
 install_python() {
   if [ ! -x "$PY" ]; then
     python3.11 -m venv "$VENV" 2>/dev/null || python3 -m venv "$VENV"
   fi
-  local stamp="$VENV/.efuda-lock-$(sha1sum requirements.lock | cut -c1-12)"
+  local stamp="$VENV/.efuda-lock-$(sha1sum requirements.txt | cut -c1-12)"
   if [ ! -f "$stamp" ]; then
-    echo "efuda: installing the locked Python packages (requirements.lock)"
-    "$PY" -m pip install -q --require-hashes --no-deps -r requirements.lock
+    echo "efuda: installing the locked Python packages (requirements.txt)"
+    "$PY" -m pip install -q --require-hashes --no-deps -r requirements.txt
     # a venv made from an older lock may hold packages the lock no longer names
-    "$VENV/bin/pip-sync" -q --pip-args "--require-hashes --no-deps" requirements.lock
+    "$VENV/bin/pip-sync" -q --pip-args "--require-hashes --no-deps" requirements.txt
     "$PY" -m pip check >/dev/null
     rm -f "$VENV"/.efuda-*
     touch "$stamp"

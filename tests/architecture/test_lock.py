@@ -1,4 +1,4 @@
-"""The install is locked: what runs the suite is exactly what requirements.lock names.
+"""The install is locked: what runs the suite is exactly what requirements.txt names.
 
 A fresh clone installs the lock (scripts/lib.sh, install_python) with pip's --require-hashes, so
 a release made last night changes nothing until scripts/lock upgrades the lock and the suite
@@ -19,7 +19,7 @@ PIN = re.compile(r"^([A-Za-z0-9_.\-]+)==([^\s;\\]+)")
 
 def _locked() -> dict[str, str]:
     pins = {}
-    for line in (ROOT / "requirements.lock").read_text().splitlines():
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
         match = PIN.match(line)
         if match:
             pins[canonicalize_name(match[1])] = match[2]
@@ -35,7 +35,7 @@ def _direct() -> set[str]:
 
 
 def test_every_line_of_the_lock_is_pinned_with_hashes():
-    text = (ROOT / "requirements.lock").read_text()
+    text = (ROOT / "requirements.txt").read_text()
     entries = re.split(r"\n(?=[A-Za-z])", text)
     pinned = [e for e in entries if PIN.match(e)]
     assert len(pinned) == len(_locked()) > 50
@@ -55,4 +55,4 @@ def test_the_installed_versions_are_the_locked_ones():
         for name, version in _locked().items()
         if installed.get(name) != version
     }
-    assert differ == {}, "installed differs from requirements.lock: run scripts/test again"
+    assert differ == {}, "installed differs from requirements.txt: run scripts/test again"
