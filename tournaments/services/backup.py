@@ -40,6 +40,8 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ..models import Club
+from .cache import club_version_bump
 from .ratings import ratings_history_prune
 
 FORMAT = "efuda-backup"
@@ -266,6 +268,11 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
             # Keys the database does not check (score lines, rating history), after the prune:
             # an unfinished replay's rows may name a player merged away meanwhile.
             _check_soft_keys(connection, touched)
+            # Rows were saved raw, as loaddata does, by no service: every club's data version
+            # moves once, at the end (a page cached under the number a club had when the
+            # backup was made is not served again).
+            for club_id in Club.objects.using(using).values_list("pk", flat=True):
+                club_version_bump(club_id=club_id, using=using)
     except serializers.base.DeserializationError as exc:
         raise BackupError(_("The backup could not be read: %(error)s") % {"error": exc}) from None
     except IntegrityError as exc:  # a deferred constraint checked at commit (PostgreSQL)

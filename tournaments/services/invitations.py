@@ -11,6 +11,7 @@ from core.i18n import N_
 from ..models import ClaimStatus, Club, Invitation, Membership, Player, PlayerClaim, Role
 from ..permissions import role_covers
 from ..selectors.accounts import InvitationState, invitation_state
+from .cache import club_version_bump
 from .errors import make_fail
 
 MAX_USES = 500
@@ -62,6 +63,7 @@ def invitation_create(
             raise _fail("player", "invitation_player_one")
         if player.user_id is not None:
             raise _fail("player", "invitation_player_taken", name=player.name)
+    club_version_bump(club_id=club.pk)
     return Invitation.objects.create(
         club=club,
         role=role,
@@ -77,6 +79,7 @@ def invitation_create(
 def invitation_revoke(*, invitation: Invitation, by=None) -> Invitation:
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
     if invitation.revoked_at is None:
+        club_version_bump(club_id=invitation.club_id)
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
     return invitation
@@ -126,6 +129,7 @@ def invitation_accept(*, invitation: Invitation, user) -> Membership:
     """``user`` joins the club with the invitation's role (or is raised to it). Refused when the
     invitation is withdrawn, expired or used up, or the person already has that role or more.
     An invitation that names a player links the account to it ("this is me")."""
+    club_version_bump(club_id=invitation.club_id)  # the club row first (services/cache.py)
     invitation = Invitation.objects.select_for_update().select_related("club").get(pk=invitation.pk)
     invitation_check(invitation)
     club = invitation.club

@@ -69,6 +69,7 @@ def member_add(*, club: Club, username: str, role: str, by=None) -> Membership:
         return membership_role_change(membership=existing, role=role, by=by)
     membership = Membership(club=club, user=user, role=role)
     membership._history_user = _by(by)
+    club_version_bump(club_id=club.pk)
     membership.save()
     return membership
 
@@ -112,13 +113,13 @@ def _staff_leave(membership: Membership, by) -> None:
         tournament._history_user = _by(by)
         tournament._change_reason = f"staff removed: {membership.user_id} (left the club)"
         tournament.extra_staff.remove(membership.user_id)
-    club_version_bump(club_id=membership.club_id)
 
 
 @transaction.atomic
 def membership_role_change(*, membership: Membership, role: str, by=None) -> Membership:
     """Change a member's role; the membership's history keeps who changed it, and when. An
     owner who becomes scorekeeper or member has their open invitations withdrawn."""
+    club_version_bump(club_id=membership.club_id)  # the club row first (services/cache.py)
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == role:
         return membership
@@ -136,6 +137,7 @@ def membership_role_change(*, membership: Membership, role: str, by=None) -> Mem
 @transaction.atomic
 def member_remove(*, membership: Membership, by=None) -> None:
     """Remove a person from the club, and every right their membership gave them (above)."""
+    club_version_bump(club_id=membership.club_id)  # the club row first (services/cache.py)
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == Role.OWNER and not _owners_left(membership.club, without=membership):
         raise _fail("role", "last_owner")
@@ -147,8 +149,10 @@ def member_remove(*, membership: Membership, by=None) -> None:
     membership.delete()
 
 
+@transaction.atomic
 def membership_set(*, club: Club, user, role: str) -> Membership:
     """Give ``user`` ``role`` in the club, whatever they had (demo data, benches, tests)."""
+    club_version_bump(club_id=club.pk)
     membership, _created = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )

@@ -41,6 +41,7 @@ from django.utils import timezone
 
 from tournaments.models import (
     BidAggregate,
+    Club,
     Deal,
     GameSession,
     Player,
@@ -50,6 +51,7 @@ from tournaments.models import (
 from tournaments.selectors.rulesets import session_rules
 from tournaments.services.bulk import insert_rows
 from tournaments.services.busy import DatabaseBusy, bounded_wait
+from tournaments.services.cache import club_version_bump
 from tournaments.services.clubs import club_create
 from tournaments.services.deals import deal_record
 from tournaments.services.members import membership_set
@@ -66,7 +68,7 @@ from tournaments.services.scoring_bridge import (
     periods,
     score,
 )
-from tournaments.services.sessions import session_start
+from tournaments.services.sessions import session_create, session_start
 
 STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
          "session_pdf", "cached_page", "member_standings", "ratings_page")  # fmt: skip
@@ -157,11 +159,17 @@ class Builder:
         self.rng = random.Random(seed)
 
     def build(self):
-        rng = self.rng
         user = _user("bench-scorekeeper")
         club = club_create(slug="bench", name="ベンチ倶楽部", is_public=True)
         membership_set(club=club, user=user, role="scorekeeper")
         membership_set(club=club, user=_user(MEMBER), role="member")
+        with transaction.atomic():  # the club's history, written in bulk, and its version
+            club_version_bump(club_id=club.pk)
+            lines = self._history(club, user)
+        return club, user, lines
+
+    def _history(self, club: Club, user) -> int:
+        rng = self.rng
         players = Player.objects.bulk_create(
             [
                 Player(club=club, name=f"選手{i:02d}", name_key=f"選手{i:02d}")
@@ -269,7 +277,7 @@ class Builder:
         BidAggregate.objects.bulk_create(
             [BidAggregate(club=club, player_id=pid, bid=bid, trump=trump, **values)
              for (pid, bid, trump), values in bids.items()], batch_size=2000)  # fmt: skip
-        return club, user, len(line_rows)
+        return len(line_rows)
 
 
 MEMBER = "bench-member"
@@ -580,13 +588,8 @@ class Command(BaseCommand):
             .values_list("data", flat=True)
             .first()["seats"]
         ]
-        today = GameSession.objects.create(
-            club=club,
-            game="napoleon",
-            date=timezone.localdate(),
-            table="bench",
-            ruleset=last.ruleset,
-            rules_snapshot=last.rules_snapshot,
+        today = session_create(
+            club=club, ruleset=last.ruleset, date=timezone.localdate(), table="bench"
         )
         return {
             "record_url": reverse("deal_new", kwargs={"club_slug": club.slug, "pk": today.pk}),
