@@ -3,14 +3,15 @@
 Cached read pages are keyed by ``Club.data_version`` and each service moves it itself
 (``services/cache.py``), so a service that forgets leaves pages stale. This check finds such a
 write in any test, whatever the service: while a test runs, every SQL statement its code sends
-is read as it goes (``connection.execute_wrapper``, on the test's connections and on every
-connection a thread opens), and every ``atomic`` block's end is watched. A transaction ends
-where the code's outermost ``atomic`` block commits (the test's own transaction, which rolls
-everything back at the end, is not the code's: its blocks are left out), or with the
-statement itself in autocommit mode. If it wrote a club table (``tournaments_*``, except
-``cache.UNVERSIONED``) and did not ``UPDATE tournaments_club SET data_version`` (or delete
-the club), the test fails, naming the tables and where the transaction ended. A block that
-rolls back (to its savepoint) counts for nothing.
+is read as it goes (an execute wrapper on the test's connections and on every connection a
+thread opens), and every ``atomic`` block's end is watched (``Atomic.__exit__`` is wrapped for
+the test run). A transaction ends where the code's outermost ``atomic`` block commits (the
+test's own transaction, which rolls everything back at the end, is not the code's: it and the
+blocks below it are left out), or with the statement itself in autocommit mode. If it wrote a
+club table (``tournaments_*``, except ``cache.UNVERSIONED``; an ``UPDATE`` or ``DELETE``
+that changed no row writes nothing) and did not ``UPDATE tournaments_club SET data_version``
+(or delete the club), the test fails, naming the tables and where the transaction ended. A
+block that rolls back (to its savepoint) counts for nothing.
 
 Tests that set up a state no service makes (a row changed by hand to stage a race, an old
 database) say so around those lines: ``with club_versions.unchecked(): ...``.
@@ -226,9 +227,6 @@ def unchecked() -> Iterator[None]:
 def club_versions_checked(request):
     """Every test: its fixtures' and its own transactions are watched (module doc)."""
     global _active
-    if request.node.get_closest_marker("unversioned_writes"):
-        yield None
-        return
     watch = Watch()
     request.node.club_versions = watch
     _active = watch
