@@ -3,13 +3,15 @@
 Cached pages are keyed by ``Club.data_version`` (``views/page_cache.py``), so the first read
 after a commit renders anew and nothing older is ever served. The version moves in one place,
 :func:`club_version_bump`, and only where a service says so: every service that writes a
-club's rows calls it itself, inside its own transaction, once, so the version commits (or rolls
-back) with what it describes. No signal handler moves it behind a service's back.
+club's rows calls it itself, inside its own transaction, once (a service made of others: once
+per part that writes), so the version commits, or rolls back, with what it describes. No
+signal handler moves it behind a service's back.
 
-Where in the transaction: before the first row it writes, where the service can (after its
-checks, which may still refuse): the ``UPDATE`` locks the club's row, so the club row is the
-first lock every writer of a club takes (docs/architecture.md, "Lock order"). A deal's
-services lock the club's row already with the session or the deal they read.
+Where in the transaction: before its first write, after the checks it can make first (a
+refusal then writes nothing). The ``UPDATE`` locks the club's row, so a writer holds the club
+row before it changes anything else (docs/architecture.md, "Lock order"); a service that locks
+rows of players, claims or memberships to decide moves the version before it takes them, and a
+deal's services lock the club's row with the session or the deal they read.
 
 A forgotten call fails the test suite, not a reader: the tests watch every transaction they
 run, and one that commits a write to a club table without moving its club's version fails
