@@ -1,7 +1,9 @@
 // ESLint for efuda's browser code: one dialect (ECMAScript 2022) across static/js/.
-// Page scripts that import (the outbox) are ES modules; entry.js stays a classic script (it
-// must run in <head> before the page paints, which a module cannot), and so does the service
-// worker (not every phone starts module workers). Vendored files are not ours.
+// The entry form's and the outbox's scripts are ES modules (entry*.js, outbox*.js, logout.js,
+// and the phone's scoring, scoring-core.js);
+// entry-head.js stays a classic script (it must run in <head> before the page paints, which a
+// module cannot), and so do the service worker (not every phone starts module workers) and the
+// small deferred page scripts. Vendored files are not ours.
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -26,11 +28,12 @@ export default [
     rules: shared
   },
   {
-    files: ["static/js/outbox.js", "static/js/outbox-core.js", "static/js/logout.js"],
+    files: ["static/js/entry*.js", "static/js/outbox*.js", "static/js/logout.js", "static/js/scoring-core.js"],
+    ignores: ["static/js/entry-head.js"],
     languageOptions: { sourceType: "module" }
   },
   {
-    files: ["static/js/entry.js"],
+    files: ["static/js/entry-preview.js"],
     languageOptions: { globals: { Idiomorph: "readonly" } }
   },
   {

@@ -17,6 +17,12 @@ renders uncached, as it does with no cache. The first call after that asks the s
 back, and the cache is used from then on; still away, and it waits another period. Nothing
 kept depends on a write reaching the cache (every key holds the club's data version), so the
 calls not sent change no page.
+
+An outage is logged twice per process, whatever its length and however many calls it turned
+into misses: one WARNING when the first call finds the cache away (with the reason), one INFO
+when a call is answered again (with how long it lasted). django-redis's own "Exception ignored"
+record, an ERROR with a traceback for every call that met a lost connection, is dropped for
+those calls: the outage is not news on every page. Any other error it ignored is still logged.
 """
 
 from __future__ import annotations
@@ -37,20 +43,22 @@ class CacheAwayError(RedisConnectionError):
     """A call not sent: the cache is marked away (see module doc)."""
 
 
-class _NotTheCallsNotSent(logging.Filter):
+class _NotTheOutageAgain(logging.Filter):
     """django-redis logs every call it turned into a miss (DJANGO_REDIS_LOGGER is this logger);
-    the calls not sent while the cache is marked away are not worth a traceback each: the one
-    warning that marked it away says it."""
+    a call that met a lost connection, a timeout or the cache marked away is part of an outage,
+    whose beginning and end are logged once (``GuardedRedis``), not worth a traceback each."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        return not isinstance(getattr(error, "__cause__", None), CacheAwayError)
+        cause = getattr(error, "__cause__", None)
+        return not isinstance(cause, RedisConnectionError | RedisTimeoutError)
 
 
-logger.addFilter(_NotTheCallsNotSent())
+logger.addFilter(_NotTheOutageAgain())
 
 _clock = time.monotonic  # the tests move it on
 _away_until = 0.0  # the _clock() before which this process does not ask the cache
+_away_since: float | None = None  # the _clock() when the outage this process is in began
 
 
 def cache_away() -> bool:
@@ -59,9 +67,30 @@ def cache_away() -> bool:
 
 
 def cache_back() -> None:
-    """Ask the cache again from the next call on (tests; a deployment never needs to)."""
-    global _away_until
+    """Ask the cache again from the next call on, as if it had never been away (tests; a
+    deployment never needs to)."""
+    global _away_until, _away_since
     _away_until = 0.0
+    _away_since = None
+
+
+def _went_away(error: Exception) -> None:
+    global _away_until, _away_since
+    seconds = settings.CACHE_AWAY_SECONDS
+    _away_until = _clock() + seconds
+    if _away_since is None:
+        _away_since = _clock()
+        logger.warning(
+            "the shared cache is away (%s): pages render uncached; asked again every %s s",
+            error, seconds,
+        )  # fmt: skip
+
+
+def _came_back() -> None:
+    global _away_since
+    if _away_since is not None:
+        logger.info("the shared cache is back after %.0f s", _clock() - _away_since)
+        _away_since = None
 
 
 class GuardedRedis(Redis):
@@ -69,16 +98,16 @@ class GuardedRedis(Redis):
     away, and marks it away when a command finds no connection or no answer."""
 
     def execute_command(self, *args, **options):
-        global _away_until
         if cache_away():
             raise CacheAwayError("the cache is marked away (config/cache.py)")
         try:
-            return super().execute_command(*args, **options)
+            answer = super().execute_command(*args, **options)
         except (RedisConnectionError, RedisTimeoutError) as error:
-            seconds = settings.CACHE_AWAY_SECONDS
-            _away_until = _clock() + seconds
-            logger.warning("the cache did not answer (%s); not asked for %s s", error, seconds)
+            _went_away(error)
             raise
+        if _away_since is not None:
+            _came_back()
+        return answer
 
 
 class FailOpenRedisCache(RedisCache):

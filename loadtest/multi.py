@@ -252,6 +252,46 @@ def main(argv=None) -> int:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def _kill_worker_after_commit(parts: Parts, job_state: dict) -> dict:
+    """A large import queued; the worker killed once its rows are committed: the job's state
+    seen right after."""
+    path = parts.workdir / "big.csv"
+    path.write_text(_import_file())
+    made = json.loads(manage(parts.env, "shell", "-c", ENQUEUE.format(
+        slug=parts.world["club"], path=str(path))).strip().splitlines()[-1])  # fmt: skip
+    wait_for(lambda: json.loads(manage(parts.env, "shell", "-c", JOB.format(
+        job=made["job"])).strip().splitlines()[-1])["deals"] > 0, timeout=300,
+        what="the import's commit")  # fmt: skip
+    parts.worker.kill()
+    job_state.update(json.loads(manage(parts.env, "shell", "-c", JOB.format(
+        job=made["job"])).strip().splitlines()[-1]))  # fmt: skip
+    return job_state
+
+
+def _phases(parts: Parts, run: dict, job_state: dict) -> list[dict]:
+    """Each fault in turn, measured while it lasts and after the part is back."""
+    rows = [measure(parts, "before", **run)]
+    parts.redis.stop()
+    rows.append(measure(parts, "redis stopped", **run))
+    parts.redis.start()
+    rows.append(measure(parts, "redis back", **run))
+    parts.standby.stop("fast")
+    rows.append(measure(parts, "standby stopped", **run))
+    parts.standby.start()
+    time.sleep(11)  # REPLICA_RETRY_SECONDS=10: the servers try it again
+    rows.append(measure(parts, "standby back", **run))
+    parts.standby.pause()
+    rows.append(measure(parts, "standby postmaster SIGSTOPped", **run))
+    parts.standby.resume()
+    time.sleep(11)
+    rows.append(measure(parts, "standby resumed", **run))
+    rows.append(measure(parts, "worker killed after an import's commit", **run,
+                        during=lambda: _kill_worker_after_commit(parts, job_state)))  # fmt: skip
+    parts.worker = Worker(parts.env, parts.workdir / "worker.log").start()
+    rows.append(measure(parts, "new worker", **run))
+    return rows
+
+
 def _faults(parts: Parts, args) -> int:
     keeper = parts.world["keepers"][0]
     stats, stop, confirmed = Stats(), threading.Event(), []
@@ -259,45 +299,13 @@ def _faults(parts: Parts, args) -> int:
         parts.servers[0], keeper, parts.world["players"], stats, stop, 7, args.keeper_think,
         confirmed, 10**9))  # fmt: skip
     writer.start()
-    rows = []
+    rows: list[dict] = []
     run = {"requests": args.requests, "concurrency": args.concurrency, "keeper": stats}
     print(f"{'phase':<39}{'read A':>7}{'read B':>7}{'login':>7}{'ratio':>6}{'!2xx':>5}"
           f"{'saves':>6}{'err':>5}{'max ms':>6}{'load':>6}")  # fmt: skip
+    job_state: dict = {}
     try:
-        rows.append(measure(parts, "before", **run))
-        parts.redis.stop()
-        rows.append(measure(parts, "redis stopped", **run))
-        parts.redis.start()
-        rows.append(measure(parts, "redis back", **run))
-        parts.standby.stop("fast")
-        rows.append(measure(parts, "standby stopped", **run))
-        parts.standby.start()
-        time.sleep(11)  # REPLICA_RETRY_SECONDS=10: the servers try it again
-        rows.append(measure(parts, "standby back", **run))
-        parts.standby.pause()
-        rows.append(measure(parts, "standby postmaster SIGSTOPped", **run))
-        parts.standby.resume()
-        time.sleep(11)
-        rows.append(measure(parts, "standby resumed", **run))
-        job_state = {}
-
-        def kill_worker_after_commit():
-            path = parts.workdir / "big.csv"
-            path.write_text(_import_file())
-            made = json.loads(manage(parts.env, "shell", "-c", ENQUEUE.format(
-                slug=parts.world["club"], path=str(path))).strip().splitlines()[-1])  # fmt: skip
-            wait_for(lambda: json.loads(manage(parts.env, "shell", "-c", JOB.format(
-                job=made["job"])).strip().splitlines()[-1])["deals"] > 0, timeout=300,
-                what="the import's commit")  # fmt: skip
-            parts.worker.kill()
-            job_state.update(json.loads(manage(parts.env, "shell", "-c", JOB.format(
-                job=made["job"])).strip().splitlines()[-1]))  # fmt: skip
-            return job_state
-
-        rows.append(measure(parts, "worker killed after an import's commit", **run,
-                            during=kill_worker_after_commit))  # fmt: skip
-        parts.worker = Worker(parts.env, parts.workdir / "worker.log").start()
-        rows.append(measure(parts, "new worker", **run))
+        rows = _phases(parts, run, job_state)
     finally:
         stop.set()
         writer.join(timeout=60)

@@ -151,3 +151,43 @@ def pg_bindir(version_num: int) -> Path | None:
     major = version_num // 10000
     candidate = Path(f"/usr/lib/postgresql/{major}/bin")
     return candidate if (candidate / "pg_basebackup").exists() else None
+
+
+class Primary(Standby):
+    """A PostgreSQL cluster of its own (``initdb``) on a free port that a test may restart or
+    stop and start: trust authentication on 127.0.0.1 and its own socket only, fsync off."""
+
+    def __init__(self, bindir: Path, datadir: Path):
+        super().__init__(bindir, datadir, primary_port=0)
+
+    def url(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def create(self) -> None:
+        made = as_postgres(
+            str(self.bindir / "initdb"), "-D", str(self.datadir), "-U", "postgres",
+            "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync",
+        )  # fmt: skip
+        if made.returncode != 0:
+            raise RuntimeError(f"initdb failed: {made.stderr[-2000:]}")
+        with (self.datadir / "postgresql.conf").open("a") as conf:
+            conf.write(
+                f"port = {self.port}\nlisten_addresses = '127.0.0.1'\n"
+                f"unix_socket_directories = '{self.datadir}'\nfsync = off\n"
+                "shared_buffers = 16MB\nmax_connections = 60\n"
+            )
+
+    def psql(self, database: str, sql: str) -> str:
+        done = as_postgres(str(self.bindir / "psql"), "-h", str(self.datadir), "-p",
+                           str(self.port), "-d", database, "-v", "ON_ERROR_STOP=1", "-qAt",
+                           "-c", sql)  # fmt: skip
+        if done.returncode != 0:
+            raise RuntimeError(f"psql failed: {done.stderr[-2000:]}")
+        return done.stdout
+
+    def restart(self, mode: str = "fast") -> None:
+        """``pg_ctl restart``: every connection ends; back when it accepts connections."""
+        done = as_postgres(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-m", mode,
+                           "-l", str(self.datadir / "server.log"), "-w", "restart")  # fmt: skip
+        if done.returncode != 0:
+            raise RuntimeError(f"restart failed: {done.stderr[-2000:]}")

@@ -115,7 +115,7 @@ def login_cookie(server: Server, username: str, password: str) -> str:
     return "; ".join(f"{k}={v}" for k, v in client.cookies.items())
 
 
-def main(argv=None) -> int:
+def _arguments(argv) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", default=DEFAULT_URL)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
@@ -130,8 +130,12 @@ def main(argv=None) -> int:
         parser.error("the load test only runs against a database on this machine")
     if not shutil.which("ab"):
         raise SystemExit("ApacheBench is missing: apt-get install apache2-utils")
+    return args
 
-    env = server_env(args.database_url, ROOT / "var" / "loadtest-static")
+
+def _world(args, env: dict) -> tuple[dict, dict[str, str]]:
+    """The database filled (a tournament with a running round too): the seed's world and the
+    read pages measured."""
     t0 = time.perf_counter()
     if not args.reuse_db:
         recreate_database(args.database_url)
@@ -158,9 +162,11 @@ def main(argv=None) -> int:
     except (RuntimeError, ValueError, KeyError) as exc:
         print(f"no tournament page measured: {exc}")
     print(f"prepared in {time.perf_counter() - t0:.0f} s", flush=True)
+    return world, pages
 
-    server = Server(env, workers=args.workers)
-    server.start()
+
+def _targets(server: Server, world: dict, pages: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """Each page as each reader reads it (path, Cookie header), the login page first."""
     keeper = world["keepers"][0]
     readers = {
         "visitor": "",
@@ -173,37 +179,63 @@ def main(argv=None) -> int:
             if reader == "scorekeeper" and name not in SCOREKEEPER_PAGES:
                 continue
             targets[name if reader == "visitor" else f"{name} · {reader}"] = (path, cookie)
+    return targets
+
+
+def _measure(args, server: Server, targets: dict) -> tuple[dict, dict, dict]:
+    """Every page ``args.rounds`` times, each bracketed by two runs of the login page: the
+    requests a second of each run, each page's ratios to its two login runs, failures."""
     rates: dict[str, list[float]] = {name: [] for name in targets}
     ratios: dict[str, list[float]] = {name: [] for name in targets}
     failed: dict[str, int] = dict.fromkeys(targets, 0)
+    base = f"http://127.0.0.1:{server.port}"
+
+    def run(name: str) -> float:
+        path, cookie = targets[name]
+        got = ab(base + path, requests=args.requests, concurrency=args.concurrency, cookie=cookie)
+        rates[name].append(got["rps"])
+        failed[name] += got["failed"] + (args.requests - got["complete"])
+        return got["rps"]
+
+    for path, cookie in targets.values():  # warm every worker's caches and the page cache
+        ab(base + path, requests=50, concurrency=4, cookie=cookie)
+    for _ in range(args.rounds):
+        before = run(LOGIN)
+        for name in targets:
+            if name == LOGIN:
+                continue
+            page = run(name)
+            after = run(LOGIN)
+            ceiling = (before + after) / 2
+            ratios[name].append(page / ceiling if ceiling else 0.0)
+            before = after
+    ratios[LOGIN] = [1.0]
+    return rates, ratios, failed
+
+
+def _report(args, result: dict) -> None:
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
+    print(f"\nread-only load: ab -c {args.concurrency}, {args.requests} requests × {args.rounds}")
+    before, after = result["machine"]["before"], result["machine"]["after"]
+    print(f"load average before {before['load_average']}, after {after['load_average']}")
+    print(f"{'page':<36}{'req/s':>9}{'ratio':>8}{'failed':>8}")
+    for name, page in result["pages"].items():
+        print(f"{name:<36}{page['rps_median']:>9}{page['ratio_to_login']:>8}{page['failed']:>8}")
+
+
+def main(argv=None) -> int:
+    args = _arguments(argv)
+    env = server_env(args.database_url, ROOT / "var" / "loadtest-static")
+    world, pages = _world(args, env)
+    server = Server(env, workers=args.workers)
+    server.start()
+    targets = _targets(server, world, pages)
     load_before = machine()
     try:
-        base = f"http://127.0.0.1:{server.port}"
-
-        def run(name: str) -> float:
-            path, cookie = targets[name]
-            got = ab(
-                base + path, requests=args.requests, concurrency=args.concurrency, cookie=cookie
-            )
-            rates[name].append(got["rps"])
-            failed[name] += got["failed"] + (args.requests - got["complete"])
-            return got["rps"]
-
-        for path, cookie in targets.values():  # warm every worker's caches and the page cache
-            ab(base + path, requests=50, concurrency=4, cookie=cookie)
-        for _ in range(args.rounds):
-            before = run(LOGIN)
-            for name in targets:
-                if name == LOGIN:
-                    continue
-                page = run(name)
-                after = run(LOGIN)
-                ceiling = (before + after) / 2
-                ratios[name].append(page / ceiling if ceiling else 0.0)
-                before = after
+        rates, ratios, failed = _measure(args, server, targets)
     finally:
         server.stop()
-    ratios[LOGIN] = [1.0]
     result = {
         "config": {k: v for k, v in vars(args).items() if k != "json"} | {"json": str(args.json)},
         "machine": {"before": load_before, "after": machine()},
@@ -220,14 +252,7 @@ def main(argv=None) -> int:
             for name, values in rates.items()
         },
     }
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
-    print(f"\nread-only load: ab -c {args.concurrency}, {args.requests} requests × {args.rounds}")
-    after = result["machine"]["after"]
-    print(f"load average before {load_before['load_average']}, after {after['load_average']}")
-    print(f"{'page':<36}{'req/s':>9}{'ratio':>8}{'failed':>8}")
-    for name, page in result["pages"].items():
-        print(f"{name:<36}{page['rps_median']:>9}{page['ratio_to_login']:>8}{page['failed']:>8}")
+    _report(args, result)
     return 0 if all(p["failed"] == 0 for p in result["pages"].values()) else 1
 
 

@@ -33,6 +33,8 @@ from collections import defaultdict
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import psycopg
+
 from loadtest.server import PYTHON, ROOT, Server, prepare, server_env
 
 DEFAULT_URL = "postgres://efuda:efuda@127.0.0.1:5432/efuda_load"
@@ -183,8 +185,6 @@ def scorekeeper(
 
 
 def recreate_database(url: str) -> None:
-    import psycopg
-
     parts = urlsplit(url)
     name = parts.path.lstrip("/")
     admin = urlunsplit(parts._replace(path="/postgres"))
@@ -195,8 +195,6 @@ def recreate_database(url: str) -> None:
 
 def verify(url: str, confirmed: list[tuple[int, str]], sessions: list[int]) -> dict:
     """Check the database against what the scorekeepers were told was saved."""
-    import psycopg
-
     keys = [key for _session, key in confirmed]
     with psycopg.connect(url) as conn:
         rows = conn.execute(
@@ -327,7 +325,7 @@ def print_report(result: dict) -> None:
     )
 
 
-def main(argv=None) -> int:
+def _arguments(argv) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--database-url",
@@ -360,10 +358,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if urlsplit(args.database_url).hostname not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the load test only runs against a database on this machine")
+    return args
 
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    static_root = ROOT / "var" / "loadtest-static"
-    env = server_env(args.database_url, static_root, CONN_MAX_AGE="60")
+
+def _seed(args, env: dict) -> dict:
+    """A fresh database (unless reused), migrated and filled: the world the threads use."""
     t0 = time.perf_counter()
     print(f"preparing {args.database_url} …", flush=True)
     if args.reuse_db:
@@ -392,8 +391,13 @@ def main(argv=None) -> int:
         raise SystemExit(seeded.stderr[-3000:])
     world = json.loads(seeded.stdout.strip().splitlines()[-1])
     print(f"seeded in {time.perf_counter() - t0:.0f} s: {world['deals']} deals", flush=True)
-    pages = world["pages"] + [k["page"] for k in world["keepers"]]
+    return world
 
+
+def _load(args, env: dict, world: dict) -> tuple[Stats, list, float]:
+    """The server started, the viewers and scorekeepers run for the duration, the server
+    stopped: what they measured, the deals confirmed, and how long it took."""
+    pages = world["pages"] + [k["page"] for k in world["keepers"]]
     stats, stop, confirmed = Stats(), threading.Event(), []
     args.log.unlink(missing_ok=True)
     server = Server(env, workers=args.workers, threads=args.threads, log=args.log)
@@ -419,7 +423,7 @@ def main(argv=None) -> int:
                     confirmed,
                     args.max_requests,
                 ),
-            )
+            )  # fmt: skip
             for i, keeper in enumerate(world["keepers"])
         ]
         started = time.perf_counter()
@@ -432,6 +436,16 @@ def main(argv=None) -> int:
         elapsed = time.perf_counter() - started
     finally:
         server.stop()
+    return stats, confirmed, elapsed
+
+
+def main(argv=None) -> int:
+    args = _arguments(argv)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    static_root = ROOT / "var" / "loadtest-static"
+    env = server_env(args.database_url, static_root, CONN_MAX_AGE="60")
+    world = _seed(args, env)
+    stats, confirmed, elapsed = _load(args, env, world)
     result = {
         "machine": machine(),
         "config": {

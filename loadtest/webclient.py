@@ -13,7 +13,7 @@ import re
 import time
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 _TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -137,8 +137,3 @@ class WebClient:
         """Open the form page (for its token) and post ``fields`` to it."""
         page = self.get(path)
         return self.post(path, {"csrfmiddlewaretoken": self.token(page), **fields})
-
-
-def path_of(url: str) -> str:
-    parts = urlsplit(url)
-    return parts.path + (f"?{parts.query}" if parts.query else "")

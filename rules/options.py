@@ -121,13 +121,12 @@ def build_ruleset(
                          N_("The option “%(key)s” does not apply to %(preset)s."),
                          key=key, preset=base.preset)  # fmt: skip
         applied[key] = _APPLY[key](base, value, changes)
-    # Raising the minimum bid must leave a table for every bid still allowed: apply it last.
     changes["options"] = applied
     changes["code"] = code or base.code
-    try:
-        return dataclasses.replace(base, **changes)
-    except EfudaError as err:  # a combination that does not hold together
-        raise EfudaError("options", err.code, err.message, err.params) from err
+    # Each option was checked on its own above, and no combination of them can break the rule
+    # set (a raised lowest bid stays inside tables that cover every bid or are flat; the joker
+    # only grows the widow); RuleSet checks itself again all the same.
+    return dataclasses.replace(base, **changes)
 
 
 def _min_bid(base: RuleSet, value: Any, changes: dict) -> int:

@@ -149,6 +149,20 @@ def _check_deal(deal: NapoleonDeal, seats: tuple[str, ...], ruleset: RuleSet) ->
     napoleon = seated(deal.napoleon, seats, "napoleon")
     adjutant = _check_adjutant(deal, seats, napoleon)
     players = len(seats)
+    _check_bid(deal, ruleset, players)
+    if deal.trump is None:
+        raise EfudaError("trump", "trump_missing", N_("Choose the trump suit."))
+    trump = parse_suit(deal.trump, "trump")
+    called = None
+    if deal.called is not None:
+        called = parse_card(deal.called, "called", jokers=ruleset.jokers).code
+    honours, discarded, last_trick = _check_honours(deal, ruleset, players)
+    return _Checked(seats, napoleon, adjutant, deal.bid, trump, called, honours, discarded,
+                    last_trick)  # fmt: skip
+
+
+def _check_bid(deal: NapoleonDeal, ruleset: RuleSet, players: int) -> None:
+    """The bid is given, a whole number within the table's bid range."""
     low, high = ruleset.bids[players]
     if deal.bid is None:
         raise EfudaError(
@@ -163,12 +177,13 @@ def _check_deal(deal: NapoleonDeal, seats: tuple[str, ...], ruleset: RuleSet) ->
                "table, not %(bid)s."),
             {"min": low, "max": high, "players": players, "bid": shown(deal.bid)},
         )  # fmt: skip
-    if deal.trump is None:
-        raise EfudaError("trump", "trump_missing", N_("Choose the trump suit."))
-    trump = parse_suit(deal.trump, "trump")
-    called = None
-    if deal.called is not None:
-        called = parse_card(deal.called, "called", jokers=ruleset.jokers).code
+
+
+def _check_honours(
+    deal: NapoleonDeal, ruleset: RuleSet, players: int
+) -> tuple[int, int, str | None]:
+    """The honours taken in tricks and among the discards (at most the deck's 20 together, the
+    discards at most the widow), and who won the last trick where the discards go to them."""
     if deal.honours is None:
         raise EfudaError(
             "honours", "honours_missing",
@@ -211,8 +226,7 @@ def _check_deal(deal: NapoleonDeal, seats: tuple[str, ...], ruleset: RuleSet) ->
                    "discarded honours go to them."),
             )  # fmt: skip
         last_trick = deal.last_trick
-    return _Checked(seats, napoleon, adjutant, deal.bid, trump, called, honours, discarded,
-                    last_trick)  # fmt: skip
+    return honours, discarded, last_trick
 
 
 def _check_adjutant(deal: NapoleonDeal, seats: tuple[str, ...], napoleon: str) -> str | None:

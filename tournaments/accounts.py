@@ -23,8 +23,13 @@ from urllib.parse import urlencode
 
 from allauth.account import stages
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.urls import reverse
+
+from .client_ip import client_address
+from .selectors.accounts import invitation_by_token
 
 SITE_NAME = "efuda 絵札"
 
@@ -35,8 +40,6 @@ def axes_username(request, credentials=None) -> str | None:
     """The account a login attempt is for, spelled one way: its stored user name when there is
     one (found by user name in any case, or by e-mail address), otherwise what was typed in
     lower case. So ``race12``, ``Race12`` and ``RACE12`` are one lock, not 2^n."""
-    from django.contrib.auth import get_user_model
-
     credentials = credentials or {}
     data = getattr(request, "POST", None) or {}
     username = credentials.get("username")
@@ -69,8 +72,6 @@ def _pending_invitation(request):
     token = request.session.get(INVITATION_SESSION_KEY) if hasattr(request, "session") else None
     if not token:
         return None
-    from .selectors.accounts import invitation_by_token
-
     return invitation_by_token(token)
 
 
@@ -85,8 +86,6 @@ class AccountAdapter(DefaultAccountAdapter):
     def get_client_ip(self, request):
         """The address allauth's rate limits count by: the same one axes and the PIN throttle
         use (forwarding headers believed only from TRUSTED_PROXIES: client_ip.py)."""
-        from .client_ip import client_address
-
         return client_address(request) or super().get_client_ip(request)
 
     def send_account_already_exists_mail(self, email: str) -> None:
@@ -140,8 +139,6 @@ class AccountAdapter(DefaultAccountAdapter):
 
 class EmailVerificationStage(stages.EmailVerificationStage):
     def handle(self):
-        from allauth.account.models import EmailAddress
-
         user = self.login.user
         if user is not None and not EmailAddress.objects.filter(user_id=user.pk).exists():
             return None, True  # an account from before sign-up: nothing to verify

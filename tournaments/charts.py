@@ -22,6 +22,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 
+from django.utils.translation import gettext
+
+from .models import Game
+
 WIDTH = 640
 HEIGHT = 260
 NARROW = 340  # the content width of a 360 px phone (main's padding 2 × 10)
@@ -250,8 +254,6 @@ def _horizontal_bars(labels: tuple, values: tuple, title: str) -> str:
 
 def standings_chart(standings) -> str | None:
     """Points per player, best first; None when nobody has played."""
-    from django.utils.translation import gettext
-
     rows = standings.rows[:40]
     if not rows:
         return None
@@ -289,10 +291,6 @@ def month_range(first: str, last: str) -> list[str]:
 def player_charts(stats) -> tuple[Drawings | None, Drawings | None]:
     """(cumulative points over time, points per month), every game on the same month axis,
     idle months included (a month without deals keeps its place on the axis)."""
-    from django.utils.translation import gettext
-
-    from .models import Game
-
     played = sorted({row.month for rows in stats.months.values() for row in rows})
     if not played:
         return None, None
@@ -322,10 +320,6 @@ def player_charts(stats) -> tuple[Drawings | None, Drawings | None]:
 def rating_chart(curve) -> Drawings:
     """A player's rating over their deals: μ and the headline μ − 3σ (stored history rows);
     each date is written once, where the player's deals of that day begin."""
-    from django.utils.translation import gettext
-
-    from .models import Game
-
     return _both(
         line_chart,
         labels=curve.dates,

@@ -3,7 +3,10 @@
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import caches
 from django.core.checks import Error, Tags, Warning, register
+from django.db import connections
+from django.db.utils import load_backend
 
 from config.keys import refusal
 from config.proxies import ProxyListError, parse_trusted, trusts_everyone
@@ -29,8 +32,6 @@ def shared_cache_reachable(app_configs=None, **kwargs):
         return []
     location = settings.CACHES["default"].get("LOCATION", "")
     try:
-        from django.core.cache import caches
-
         cache = caches["default"]
         client = cache.client.get_client(write=True) if hasattr(cache, "client") else None
         if client is None:  # Django's own RedisCache
@@ -68,9 +69,6 @@ def replica_reachable(app_configs=None, **kwargs):
     replica = settings.DATABASES.get("replica")
     if replica is None:
         return []
-    from django.db import connections
-    from django.db.utils import load_backend
-
     databases = connections.configure_settings(
         {"default": dict(settings.DATABASES["default"]), "replica": dict(replica)}
     )

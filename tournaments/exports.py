@@ -30,65 +30,25 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import EfudaError
 from core.i18n import N_
-from rules import TITLE_LABELS
 
-from .models import Game
+from .i18n import heading
 from .results_format import FORMULA_START
-from .selectors.standings import TITLE_FIELDS, Standings
-
-COMMON = ("rank", "player", "points", "deals", "average")
-NAPOLEON = (
-    "napoleon_deals",
-    "napoleon_wins",
-    "win_rate",
-    "adjutant_deals",
-    "adjutant_wins",
-    "solo_deals",
-    "solo_wins",
-    "plan_b_suffered",
-    "plan_b_inflicted",
-)
-DAIFUGO = (*TITLE_FIELDS, "miyako_ochi", "forbidden")
-
-
-def columns(game: str) -> tuple[str, ...]:
-    return COMMON + (NAPOLEON if game == Game.NAPOLEON else DAIFUGO)
-
-
-# The standings file's headers in the reader's language (the page's ``?format=csv``); the
-# command keeps the column keys, which scripts read.
-HEADER_LABELS = {
-    "rank": _("Rank"), "player": _("Player"), "points": _("Points"), "deals": _("Deals"),
-    "average": _("Average"), "napoleon_deals": _("As Napoleon"),
-    "napoleon_wins": _("Napoleon wins"), "win_rate": _("Win rate"),
-    "adjutant_deals": _("As adjutant"), "adjutant_wins": _("Adjutant wins"),
-    "solo_deals": _("Solo deals"), "solo_wins": _("Solo wins"),
-    "plan_b_suffered": _("Plan B suffered"), "plan_b_inflicted": _("Plan B inflicted"),
-    **{f"title_{code}": japanese for code, (japanese, _english) in TITLE_LABELS.items()},
-    "miyako_ochi": "都落ち", "forbidden": _("Forbidden finishes"),
-}  # fmt: skip
+from .selectors.standings import Standings
+from .standings_fields import FILE, shown
 
 
 def standings_rows(standings: Standings, *, labels: bool = False):
     """The header (column keys, or with ``labels`` the words of the reader's language), then one
-    list of plain values per player (rates empty when unqualified)."""
-    header = columns(standings.game)
+    list of plain values per player (rates empty when unqualified): the rank, the player and
+    the fields ``standings_fields`` puts in the file."""
+    fields = shown(standings.game, FILE)
     if labels:
-        words = dict(HEADER_LABELS)
-        if standings.game == Game.DAIFUGO:
-            words["deals"] = _("Rounds")
-        yield [str(words[name]) for name in header]
+        yield [str(_("Rank")), str(_("Player")), *(heading(f, FILE, html=False) for f in fields)]
     else:
-        yield list(header)
+        yield ["rank", "player", *(f.name for f in fields)]
     for row in standings.rows:
-        values = []
-        for name in header:
-            if name == "player":
-                value = row.name
-            else:
-                value = getattr(row, name)
-            values.append("" if value is None else value)
-        yield values
+        values = (getattr(row, f.name) for f in fields)
+        yield [row.rank, row.name, *("" if value is None else value for value in values)]
 
 
 BOM = "\ufeff"

@@ -48,6 +48,16 @@ def term_html(term: str):
                        GLOSSES[term])  # fmt: skip
 
 
+def heading(field, place: str, *, html: bool = True):
+    """A standings field's heading in ``place`` (``standings_fields``) in the reader's
+    language: a game term as ``term_html`` shows it (as it is when not ``html``), any other
+    heading translated."""
+    text = field.heading(place)
+    if field.term:
+        return term_html(text) if html else text
+    return gettext(text)
+
+
 def list_join(items: Sequence) -> str:
     """Names (or any short items) as a list in the page's language: 「太郎、花子」, "Ken, Sam"."""
     return ("、" if japanese_page() else ", ").join(str(item) for item in items)

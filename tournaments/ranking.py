@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .standings_fields import COUNTERS
+
 
 def _get(row: Any, name: str):
     return row[name] if isinstance(row, dict) else getattr(row, name)
@@ -37,17 +39,10 @@ def _field(name: str) -> Callable[[Any], float]:
 METRICS: dict[str, Metric] = {
     m.key: m
     for m in (
-        Metric("points", "points", _field("points")),
+        # Every standings counter (``standings_fields``), and the average per deal.
+        *(Metric(c.name, c.label, _field(c.name), c.higher_is_better) for c in COUNTERS),
         Metric("average", "average per deal", _average),
-        Metric("wins", "deals won", _field("wins")),
-        Metric("napoleon_wins", "wins as Napoleon", _field("napoleon_wins")),
-        Metric("napoleon_deals", "deals as Napoleon", _field("napoleon_deals")),
-        Metric("solo_wins", "solo wins", _field("solo_wins")),
-        Metric("title_daifugo", "大富豪 count", _field("title_daifugo")),
-        Metric("title_fugo", "富豪 count", _field("title_fugo")),
-        Metric("title_daihinmin", "大貧民 count", _field("title_daihinmin"), False),
-        Metric("deals", "deals played", _field("deals")),
-        # Tournament standings (selectors/events.py): the total after adjustments, table tops.
+        # Tournament standings (selectors.events): the total after adjustments, table tops.
         Metric("total", "total", _field("total")),
         Metric("table_wins", "table wins", _field("table_wins")),
     )

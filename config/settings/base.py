@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "allauth.socialaccount",
     "csp",
+    "ninja",  # the API's docs page from the Swagger UI files it ships (no CDN)
     "django_tasks",
     "django_tasks_db",
     "tournaments",
@@ -67,6 +68,14 @@ IMPORT_STALE_MINUTES = int(os.environ.get("IMPORT_STALE_MINUTES", "5"))
 IMPORT_TIME_LIMIT_SECONDS = int(os.environ.get("IMPORT_TIME_LIMIT_SECONDS", "600"))
 IMPORT_QUEUE_PER_CLUB = int(os.environ.get("IMPORT_QUEUE_PER_CLUB", "2"))
 IMPORT_QUEUE_PER_USER = int(os.environ.get("IMPORT_QUEUE_PER_USER", "3"))
+# What an uploaded spreadsheet may claim, checked before any sheet is built; sized so that a
+# clean file at the line limit passes (services/upload_limits.py; docs/import-format.md).
+IMPORT_MAX_CELLS = int(os.environ.get("IMPORT_MAX_CELLS", "5000000"))
+IMPORT_MAX_SHARED_STRINGS = int(os.environ.get("IMPORT_MAX_SHARED_STRINGS", "1000000"))
+IMPORT_MAX_UNPACKED_BYTES = int(os.environ.get("IMPORT_MAX_UNPACKED_BYTES", str(512 * 2**20)))
+IMPORT_MAX_PART_BYTES = int(os.environ.get("IMPORT_MAX_PART_BYTES", str(2 * 2**20)))
+IMPORT_MAX_ZIP_RATIO = int(os.environ.get("IMPORT_MAX_ZIP_RATIO", "200"))
+IMPORT_MAX_ZIP_MEMBERS = int(os.environ.get("IMPORT_MAX_ZIP_MEMBERS", "1000"))
 # SQLite only: a deal saved while another process writes (a large import) waits this long for
 # the one writer, then is refused with "try again" (HTTP 503; the phone's outbox resends it).
 SQLITE_DEAL_WAIT_SECONDS = float(os.environ.get("SQLITE_DEAL_WAIT_SECONDS", "1.5"))
@@ -75,29 +84,32 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # a session cookie Django could not have made is no session (before Django reads it)
+    "tournaments.middleware.SessionCookieMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournaments.middleware.ReaderMiddleware",  # request.reader: who reads (tournaments/reader.py)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "tournaments.middleware.DatabaseBusyMiddleware",
+    "tournaments.db_errors.LostConnectionMiddleware",  # a lost database connection: 503
     "tournaments.middleware.WhoHeaderMiddleware",  # the service worker keeps pages per person
     "allauth.account.middleware.AccountMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
-# Django's database sessions, read with one SQL statement written out once (config/sessions.py).
-SESSION_ENGINE = "config.sessions"
+# Django's own database sessions and Django's, allauth's and axes' own backends: who is logged
+# in is read as Django reads it (docs/accounts.md).
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
-# Django's and allauth's backends, reading the logged-in user with one SQL statement written
-# out once (config/auth.py); logging in is theirs, unchanged.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "config.auth.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
     # Log in by user name or e-mail address (allauth); axes above still counts every failure.
-    "config.auth.AuthenticationBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -36,6 +36,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     # hands one to each request, so a burst of requests or threads never waits on connecting.
     # DB_POOL_MAX_SIZE × workers × servers must stay under PostgreSQL's max_connections.
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django must not
+    # Each connection is checked as the pool hands it out (psycopg_pool's check_connection),
+    # so after a restart of PostgreSQL no request gets a dead one (tournaments/db_errors.py).
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
         "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "8")),
@@ -49,7 +52,8 @@ else:
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # whitenoise's CompressedManifestStaticFilesStorage, the modules' imports hashed too
+    "staticfiles": {"BACKEND": "config.storage.ModuleManifestStaticFilesStorage"},
 }
 
 # TLS ends at the proxy (nginx), which sets X-Forwarded-Proto; gunicorn only listens on loopback.

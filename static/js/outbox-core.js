@@ -6,7 +6,7 @@
    lock shared by the tabs, a clock.
 
    An item is one deal saved on the phone:
-     {id, author, page, url, body, summary, created, order, state, refusals,
+     {id, author, page, url, body, summary, scoring, created, order, state, refusals,
       problems, similar, mine, duplicateOk}
    - id: the client_id its form was shown with; the server records a deal once per id, so
      sending an item again is always safe, and saving the same id twice (a double tap) never
@@ -14,6 +14,8 @@
    - author: who entered it ("u:<user id>", or "pin:<entry id>" at a tournament table). An item
      is shown and sent only on a page of its author; the server refuses one whose author is not
      who the phone is logged in as ("author"), and the item stays for its author.
+   - scoring: what its page gave to score it on the phone (the rule set, the players' names;
+     static/js/outbox-points.js), or null: kept with the deal, so its points show on any page.
    - state: WAITING (to be sent, oldest first), ATTENTION (efuda refused it when it was sent
      from the outbox, or found a deal with the same content recorded since it was made: the
      scorekeeper decides), EDITING (open in the form to be corrected).
@@ -107,6 +109,7 @@ export function createOutbox(deps) {
         url: entry.url,
         body: entry.body,
         summary: entry.summary || "",
+        scoring: entry.scoring || null,
         created: before ? before.created : now(),
         order: before ? before.order : now() * 1000 + (seq++ % 1000),
         state: WAITING,

@@ -10,6 +10,8 @@ from django.urls import reverse
 from core.errors import EfudaError
 from tests import factories
 from tests.hardening.helpers import daifugo_data, napoleon_data
+from tests.views.helpers import napoleon_fields
+from tournaments.deal_data import PLAYER_KEY, PLAYER_LIST_KEYS
 from tournaments.models import (
     BidAggregate,
     Deal,
@@ -19,8 +21,9 @@ from tournaments.models import (
     ScoreLine,
     StandingAggregate,
 )
+from tournaments.selectors.merge import deals_naming, merge_obstacles
 from tournaments.services.deals import deal_delete, deal_record
-from tournaments.services.merge import player_merge
+from tournaments.services.merge import player_merge, player_merge_undo
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +74,9 @@ def snapshot(club):
     )
     bid_fields = ["player__name", "bid", "trump", "deals", "wins", "solo_deals", "solo_wins",
                   "points"]  # fmt: skip
-    bids = _by_name(BidAggregate.objects.filter(club=club).values(*bid_fields), *bid_fields)
+    # A record at zero counts nothing (an edit or an undo leaves it; every page skips it).
+    bid_rows = BidAggregate.objects.filter(club=club).exclude(deals=0)
+    bids = _by_name(bid_rows.values(*bid_fields), *bid_fields)
     line_fields = ["player__name", "game", "date", "seat", "points", "role", "won", "position",
                    "miyako_ochi", "deal__seq"]  # fmt: skip
     lines = _by_name(ScoreLine.objects.filter(club=club).values(*line_fields), *line_fields)
@@ -102,7 +107,7 @@ def test_merge_equals_the_club_where_the_name_was_right():
     # The deals moved with history: the latest historical row of a moved deal says why.
     moved = Deal.objects.filter(club=typo, session__date=DAYS[0]).first()
     latest = moved.history.order_by("-history_id").first()
-    assert "merge" in (latest.history_change_reason or "")
+    assert latest.history_change_reason == f"merge:{record.pk}"
     assert latest.history_user == owner
     # Stored inputs name the kept player only.
     for deal in Deal.objects.filter(club=typo):
@@ -146,3 +151,124 @@ def test_merge_view_owner_only_and_shows_the_refusal(english):
     response = client.post(url, post | {"confirm": "1"})
     assert response.status_code == 302
     assert not Player.objects.filter(pk=wrong.pk).exists()
+
+
+# --- rounds and deals as the phone's entry form stores them ----------------------------------
+
+PHONE_NAMES = ["太郎", "花子", "健一", "ゆき", "翔太"]
+
+
+def _phone_club(*, typo: bool):
+    """Two Daifugō rounds and a Napoleon deal entered through the phone's forms (``players``
+    lists, ids as numbers). With ``typo``, round 1 and the Napoleon deal name 「太朗」; in round
+    2, which 太朗 sat out, 太郎 sits and 太朗 is only its previous 大富豪 (so 都落ち applies
+    once they are one person)."""
+    club = factories.ClubFactory()
+    owner = factories.UserFactory()
+    factories.MembershipFactory(club=club, user=owner, role="owner")
+    p = {n: factories.PlayerFactory(club=club, name=n) for n in PHONE_NAMES}
+    first = factories.PlayerFactory(club=club, name="太朗") if typo else p["太郎"]
+    day = DAYS[0]
+    dai = factories.session(club=club, date=day, ruleset=factories.ClubRuleSetFactory(
+        club=club, code="daifugo-common", preset="daifugo-common"))  # fmt: skip
+    nap = factories.session(club=club, date=day, ruleset=factories.ClubRuleSetFactory(
+        club=club, code="napoleon-wiki", preset="napoleon-wiki"))  # fmt: skip
+    client = Client()
+    client.force_login(owner)
+    url = reverse("round_new", args=[club.slug, dai.pk])
+    rounds = [
+        [first, p["花子"], p["健一"], p["ゆき"]],
+        [p["花子"], p["太郎"], p["健一"], p["ゆき"]],
+    ]
+    for order in rounds:
+        ids = [q.id for q in order]
+        response = client.post(url, {"players": ids, "order": ids[:-1],
+                                     "forbidden": [], "action": "save"})  # fmt: skip
+        assert response.status_code == 302
+    seats = [first.id] + [p[n].id for n in PHONE_NAMES[1:]]
+    post = napoleon_fields(seats) | {"adjutant": "solo", "action": "save"}
+    assert client.post(reverse("deal_new", args=[club.slug, nap.pk]), post).status_code == 302
+    return club, p, first
+
+
+def data_by_name(club) -> list:
+    """Every deal's stored data with each player id replaced by the player's name."""
+    names = {str(pl.pk): pl.name for pl in Player.objects.filter(club=club)}
+
+    def named(value):
+        return None if value in (None, "") else names.get(str(value), f"gone:{value}")
+
+    out = []
+    for deal in Deal.objects.filter(club=club).order_by("session__game", "seq"):
+        data = dict(deal.data)
+        for key in PLAYER_KEY:
+            if key in data:
+                data[key] = named(data[key])
+        for key in PLAYER_LIST_KEYS:
+            if key in data:
+                data[key] = [named(v) for v in data[key]]
+        out.append((deal.game, deal.seq, data))
+    return out
+
+
+def test_rounds_entered_on_the_phone_merge_into_the_club_where_the_name_was_right():
+    right, _p, _same = _phone_club(typo=False)
+    typo, p, wrong = _phone_club(typo=True)
+    round2 = Deal.objects.get(session__club=typo, game="daifugo", seq=2)
+    assert round2.data["previous_daifugo"] == str(wrong.pk)  # named, not seated
+    assert round2.outcome["miyako_ochi"] is None
+    record = player_merge(club=typo, keep=p["太郎"], merge=wrong)
+    assert data_by_name(typo) == data_by_name(right)
+    assert snapshot(typo) == snapshot(right)
+    round2.refresh_from_db()
+    kept = str(p["太郎"].pk)
+    assert round2.data["previous_daifugo"] == kept and round2.outcome["miyako_ochi"] == kept
+    round1 = Deal.objects.get(session__club=typo, game="daifugo", seq=1)
+    assert round1.data["players"][0] == round1.data["order"][0] == p["太郎"].pk  # numbers stay
+    # Exactly the places that named 太朗, for the undo.
+    moved = {m["id"]: m["places"] for m in record.moves["deals"]}
+    nap = Deal.objects.get(session__club=typo, game="napoleon")
+    assert moved == {
+        round1.pk: {"players": [0], "order": [0]},
+        round2.pk: {"previous_daifugo": True},
+        nap.pk: {"napoleon": True, "seats": [0]},
+    }
+    assert record.deals == 3 and record.lines == 2  # round 1 and the Napoleon deal had lines
+
+
+def test_phone_rounds_merge_back_on_undo():
+    club, p, wrong = _phone_club(typo=True)
+    before = data_by_name(club), snapshot(club)
+    record = player_merge(club=club, keep=p["太郎"], merge=wrong)
+    player_merge_undo(record=record)
+    assert (data_by_name(club), snapshot(club)) == before
+    round1 = Deal.objects.get(session__club=club, game="daifugo", seq=1)
+    assert wrong.pk in round1.data["players"] and round1.data["order"][0] == wrong.pk
+
+
+def test_the_previous_daifugo_alone_is_not_playing_together():
+    club, p, wrong = _phone_club(typo=True)
+    deals = deals_naming(club=club, player_id=wrong.pk)
+    assert [(d.game, d.seq) for d in deals] == [("daifugo", 1), ("daifugo", 2), ("napoleon", 1)]
+    assert merge_obstacles(keep=p["太郎"], merge=wrong, deals=deals) == []
+    # Seated together at one round: refused, naming that round only.
+    dai = Deal.objects.get(session__club=club, game="daifugo", seq=1).session
+    ids = [wrong.pk, p["太郎"].pk, p["花子"].pk, p["健一"].pk]
+    deal_record(session=dai, data={"players": ids, "order": ids, "forbidden": []})
+    deals = deals_naming(club=club, player_id=wrong.pk)
+    (obstacle,) = merge_obstacles(keep=p["太郎"], merge=wrong, deals=deals)
+    assert obstacle.code == "merge_together" and obstacle.deal.seq == 3
+    assert obstacle.params == {"kept": "太郎", "merged": "太朗", "count": 1,
+                               "date": DAYS[0].isoformat(), "table": "A", "seq": 3}  # fmt: skip
+
+
+def test_long_names_merge_and_undo(english):
+    """A merge's history reason is a short code: 64-character names (the longest a player may
+    have) fit the history's 100 characters on PostgreSQL too."""
+    club, players, wrong = _club(typo=True, deals=1)
+    Player.objects.filter(pk=wrong.pk).update(name="朗" * 64)
+    Player.objects.filter(pk=players["太郎"].pk).update(name="郎" * 64)
+    keep, wrong = Player.objects.get(pk=players["太郎"].pk), Player.objects.get(pk=wrong.pk)
+    record = player_merge(club=club, keep=keep, merge=wrong)
+    assert record.merged_name == "朗" * 64
+    assert player_merge_undo(record=record).name == "朗" * 64

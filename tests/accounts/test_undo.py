@@ -8,11 +8,13 @@ from django.urls import reverse
 
 from core.errors import EfudaError
 from tests import club_versions, factories
-from tests.accounts.test_merge import _club, snapshot
+from tests.accounts.test_merge import DAYS, _club, snapshot
 from tests.hardening.helpers import napoleon_data
-from tournaments.models import ClaimStatus, Deal, Player, PlayerMerge
+from tests.services.test_aggregate_counters import from_lines, stored
+from tournaments.models import ClaimStatus, Deal, Invitation, Player, PlayerClaim, PlayerMerge
 from tournaments.services.claims import claim_confirm, claim_undo, player_claim
-from tournaments.services.deals import deal_update
+from tournaments.services.deals import deal_record, deal_update
+from tournaments.services.invitations import invitation_create
 from tournaments.services.merge import player_merge, player_merge_undo
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +39,7 @@ def test_undoing_a_merge_gives_back_the_club_as_it_was():
     # Each moved deal's history shows the merge and its undo, by whom.
     deal = Deal.objects.filter(club=club, napoleon=back).first()
     reasons = [h.history_change_reason or "" for h in deal.history.order_by("history_id")]
-    assert any("merge of player" in r for r in reasons) and "undo" in reasons[-1]
+    assert f"merge:{record.pk}" in reasons and reasons[-1] == f"merge-undo:{record.pk}"
     assert deal.history.order_by("-history_id").first().history_user == owner
     with pytest.raises(EfudaError) as again:
         player_merge_undo(record=record, by=owner)
@@ -114,3 +116,78 @@ def test_a_wrong_confirmation_is_undone_and_the_member_asked_again(club, users, 
     assert "Which player are you?" in home
     with pytest.raises(EfudaError):
         claim_undo(claim=claim, by=users["owner"])
+
+
+def test_an_undo_re_reads_the_previous_daifugo_of_a_round_recorded_after_the_merge():
+    """Round 2, recorded after the merge, names the kept 太郎 as the previous 大富豪 (and 都落ち
+    brings him down) without naming 太朗: the undo gives round 1 back to 太朗, so round 2 re-reads
+    its previous 大富豪, as after any edit of round 1."""
+    club = factories.ClubFactory()
+    taro, hanako, ken, yuki = (factories.PlayerFactory(club=club, name=n)
+                               for n in ("太郎", "花子", "健一", "ゆき"))  # fmt: skip
+    wrong = factories.PlayerFactory(club=club, name="太朗")
+    rules_ = factories.ClubRuleSetFactory(club=club, code="daifugo-common", preset="daifugo-common")
+    session = factories.session(club=club, ruleset=rules_, date=DAYS[0])
+    first = [wrong.pk, hanako.pk, ken.pk, yuki.pk]
+    deal_record(session=session, data={"players": first, "order": first, "forbidden": []})
+    record = player_merge(club=club, keep=taro, merge=wrong)
+    table = [hanako.pk, taro.pk, ken.pk, yuki.pk]
+    later = deal_record(session=session, data={"players": table, "order": table, "forbidden": []})
+    assert later.data["previous_daifugo"] == str(taro.pk)
+    assert later.outcome["miyako_ochi"] == str(taro.pk)
+    player_merge_undo(record=record)
+    later.refresh_from_db()
+    assert later.data["previous_daifugo"] == str(wrong.pk) and later.version == 2
+    assert later.outcome["miyako_ochi"] is None
+    assert later.outcome["points"] == {str(hanako.pk): 2, str(taro.pk): 1, str(ken.pk): -1,
+                                       str(yuki.pk): -2}  # fmt: skip
+    assert later.history.order_by("-history_id").first().history_change_reason == "after:1"
+    assert stored(club) == from_lines(club)
+
+
+def test_invitations_claims_and_active_move_with_the_merge_and_back(club, users):
+    taro = factories.PlayerFactory(club=club, name="太郎", active=False)
+    wrong = factories.PlayerFactory(club=club, name="太朗", active=True)
+    other = factories.PlayerFactory(club=club, name="花子")
+    invitation = invitation_create(club=club, by=users["owner"], role="member", max_uses=1,
+                                   days=7, player=wrong)  # fmt: skip
+    untouched = invitation_create(club=club, by=users["owner"], role="member", max_uses=1,
+                                  days=7, player=other)  # fmt: skip
+    claim = player_claim(club=club, user=users["member"], player=wrong)
+    record = player_merge(club=club, keep=taro, merge=wrong, by=users["owner"])
+    assert record.moves == {
+        "merged_active": True, "keep_active": False, "deals": [],
+        "invitations": [invitation.pk], "claims": [claim.pk], "account": False,
+    }  # fmt: skip
+    assert (record.deals, record.lines, record.by, record.kept) == (0, 0, users["owner"], taro)
+    taro.refresh_from_db()
+    assert taro.active  # active when either was
+    assert Invitation.objects.get(pk=invitation.pk).player == taro
+    assert PlayerClaim.objects.get(pk=claim.pk).player == taro
+    assert Invitation.objects.get(pk=untouched.pk).player == other
+    latest = taro.history.order_by("-history_id").first()
+    assert latest.history_change_reason == f"merge:{record.pk}"
+    assert latest.history_user == users["owner"]
+    back = player_merge_undo(record=record, by=users["owner"])
+    taro.refresh_from_db()
+    assert back.active and not taro.active
+    assert Invitation.objects.get(pk=invitation.pk).player == back
+    assert PlayerClaim.objects.get(pk=claim.pk).player == back
+    assert Invitation.objects.get(pk=untouched.pk).player == other
+    assert taro.history.order_by("-history_id").first().history_change_reason == (
+        f"merge-undo:{record.pk}"
+    )
+
+
+def test_a_merge_of_one_player_or_another_clubs_and_an_old_record_are_refused(club):
+    taro = factories.PlayerFactory(club=club, name="太郎")
+    stranger = factories.PlayerFactory(name="太朗")  # another club's
+    for keep, merge in ((taro, taro), (taro, stranger), (stranger, taro)):
+        with pytest.raises(EfudaError) as refused:
+            player_merge(club=club, keep=keep, merge=merge)
+        assert (refused.value.code, refused.value.field) == ("merge_same", "merge")
+    old = PlayerMerge.objects.create(club=club, kept=taro, merged_id=999999, merged_name="x",
+                                     moves={"invitations": []})  # fmt: skip
+    with pytest.raises(EfudaError) as refused:
+        player_merge_undo(record=old)
+    assert refused.value.code == "undo_old" and not Player.objects.filter(name="x").exists()

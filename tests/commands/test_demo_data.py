@@ -12,16 +12,20 @@ from django.utils import timezone
 
 from tests import factories
 from tournaments.management.commands.demo_data import club_nights
+from tournaments.management.demo_history import member_names, roster_size
 from tournaments.models import (
     BidAggregate,
     Club,
     Deal,
     GameSession,
     Membership,
+    RatingState,
     ScoreLine,
     StandingAggregate,
 )
 from tournaments.selectors.accounts import invitation_state
+from tournaments.selectors.merge import merge_preview
+from tournaments.services.merge import player_merge
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +68,13 @@ def test_demo_club_with_two_months_of_both_games():
     assert 0.25 < won / napoleon.count() < 0.75  # realistic: neither side always wins
     assert all(d.created_by.username == "scorer" and d.history.exists() for d in deals[:5])
 
-    # Every standings aggregate is the sum of its score lines (month, year and all time).
+    _totals_are_their_lines(club)
+    _if_empty_is_idempotent_and_reset_rebuilds_the_same_club()
+    _the_typo_merges()
+
+
+def _totals_are_their_lines(club):
+    """Every standings aggregate is the sum of its score lines (month, year and all time)."""
     sums: dict = defaultdict(lambda: [0, 0])
     for line in ScoreLine.objects.filter(club=club):
         for period in (_month(line.date), f"{line.date.year}", "all"):
@@ -79,7 +89,21 @@ def test_demo_club_with_two_months_of_both_games():
     napoleon_lines = ScoreLine.objects.filter(club=club, role="napoleon")
     assert sum(b.deals for b in BidAggregate.objects.filter(club=club)) == napoleon_lines.count()
 
-    _if_empty_is_idempotent_and_reset_rebuilds_the_same_club()
+
+def _the_typo_merges():
+    """Part of the test above: the demo's rounds name their table's players, as the phone's
+    form stores them, and its typo 「太朗」 merges into 太郎 (not the other way round: 太郎 plays
+    in today's tournament)."""
+    club = Club.objects.get(slug="demo")
+    typo, taro = club.players.get(name="太朗"), club.players.get(name="太郎")
+    rounds = Deal.objects.filter(club=club, game="daifugo")
+    assert all(sorted(d.data["players"]) == sorted(d.data["order"]) for d in rounds)
+    preview = merge_preview(club=club, keep=taro, merge=typo)
+    assert preview.obstacles == [] and preview.daifugo_rounds > 0 and not preview.napoleon_deals
+    other_way = merge_preview(club=club, keep=typo, merge=taro).obstacles
+    assert [o.code for o in other_way] == ["merge_tournament_played"]
+    record = player_merge(club=club, keep=taro, merge=typo)
+    assert record.deals == preview.deals and not club.players.filter(name="太朗").exists()
 
 
 def _if_empty_is_idempotent_and_reset_rebuilds_the_same_club():
@@ -114,6 +138,45 @@ def test_demo_tournament_a_printed_pin_opens_its_table(client):
     response = client.post(f"/t/{tournament.pk}/pin/", {"pin": pins["1"], "table": table.number})
     assert response.status_code == 302
     assert response["Location"] == f"/t/{tournament.pk}/table/{table.pk}/"
+
+
+def test_deals_n_makes_a_big_club_of_n_deals_whose_totals_are_their_lines():
+    out = StringIO()
+    call_command("demo_data", "--deals", "700", stdout=out)
+    club = Club.objects.get(slug="demo")
+    deals = Deal.objects.filter(club=club)
+    assert deals.count() == 700 and "700 deals" in out.getvalue()
+    assert set(deals.values_list("game", flat=True)) == {"napoleon", "daifugo"}
+    assert (
+        deals.filter(redeal=True).exists() and deals.filter(game="napoleon", redeal=False).exists()
+    )
+    # Weekly evenings up to yesterday, several tables each; the tournament is today's.
+    today = timezone.localdate()
+    sessions = GameSession.objects.filter(club=club, date__lt=today)
+    days = sorted(set(sessions.values_list("date", flat=True)))
+    assert len(days) == 12 and days[-1] == today - datetime.timedelta(days=1)
+    assert all((b - a).days == 7 for a, b in zip(days, days[1:], strict=False))
+    assert sessions.count() > 2 * len(days)
+    assert {d.history.count() for d in deals[:20]} == {1}  # the import's history rows
+    assert set(RatingState.objects.filter(club=club).values_list("game", flat=True)) == {
+        "napoleon",
+        "daifugo",
+    }
+    _totals_are_their_lines(club)
+    # Everything else of the demo is there: the users, the member who is 花子, the tournament.
+    assert club.players.get(user__username="member").name == "花子"
+    assert club.tournaments.get().date == today
+
+
+def test_a_big_club_has_a_member_for_about_every_400_deals():
+    assert roster_size(700) == 10 and roster_size(20_000) == 50 and roster_size(10**7) == 400
+    names = member_names(400, ("太郎", "花子"))
+    assert names[:2] == ["太郎", "花子"] and len(set(names)) == 400
+
+
+def test_deals_must_be_at_least_one():
+    with pytest.raises(CommandError, match="at least 1"):
+        call_command("demo_data", "--deals", "0", stdout=StringIO())
 
 
 def test_if_empty_leaves_a_site_with_a_club_alone():

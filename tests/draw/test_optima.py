@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tournaments.draw import History, PastRound, choose_sizes, make_draw, plan_rounds, repeat_count
-from tournaments.draw.plan import _repeat_costs, _Search
+from tournaments.draw.search import Search, repeat_costs
 from tournaments.draw.tabu import Tabu
 from tournaments.management.commands.simulate_draw import OPTIMA
 
@@ -61,8 +61,8 @@ def test_the_tabu_phase_keeps_its_swap_costs_exact():
         seated.append(sorted(players[:13]))
     met = [[0] * n for _ in range(n)]
     met[0][1] = met[1][0] = 2  # a history
-    search = _Search(
-        n, sizes, seated, [{} for _ in range(n)], met, rng, _repeat_costs(10), 0.03
+    search = Search(
+        n, sizes, seated, [{} for _ in range(n)], met, rng, repeat_costs(10), 0.03
     )  # fmt: skip
     tabu = Tabu(search, random.Random(1))
     for _ in range(300):
@@ -82,9 +82,9 @@ def test_the_tabu_phase_keeps_its_swap_costs_exact():
 
 def _search_meeting(pairs: dict, n=6):
     """A search whose meeting counts are ``pairs`` ({(a, b): meetings})."""
-    search = _Search(
+    search = Search(
         n, (n,), [list(range(n))], [{} for _ in range(n)], [[0] * n for _ in range(n)],
-        random.Random(0), _repeat_costs(10), 0.0,
+        random.Random(0), repeat_costs(10), 0.0,
     )  # fmt: skip
     search.meet = [[0] * n for _ in range(n)]
     for (a, b), m in pairs.items():
@@ -112,11 +112,11 @@ def test_spread_never_adds_a_repeat_and_spreads_them():
     avoided) from a plan where some pairs meet every round."""
     n = 10
     rounds = [[(0, 1, 2, 3, 4), (5, 6, 7, 8, 9)]] * 6
-    search = _Search(
+    search = Search(
         n, (5, 5), [list(range(n))] * 6, [{} for _ in range(n)],
-        [[0] * n for _ in range(n)], random.Random(0), _repeat_costs(10), 0.0,
+        [[0] * n for _ in range(n)], random.Random(0), repeat_costs(10), 0.0,
     )  # fmt: skip
-    search._restore([[list(t) for t in ts] for ts in rounds])
+    search.restore([[list(t) for t in ts] for ts in rounds])
     squares = lambda s: sum(m * (m - 1) // 2 for row in s.meet for m in row) // 2  # noqa: E731
     repeats_before, squares_before = search.repeats(), squares(search)
     search.spread(20_000, random.Random(1))

@@ -174,13 +174,13 @@ def test_size_polish_never_adds_a_repeat_and_evens_sizes_out():
     repeat."""
     import random
 
-    from tournaments.draw.plan import _repeat_costs, _Search
+    from tournaments.draw.search import Search, repeat_costs
 
     n, sizes = 27, (5, 5, 5, 4, 4, 4)
     seated = [list(range(n))] * 6
-    search = _Search(
+    search = Search(
         n, sizes, seated, [{} for _ in range(n)], [[0] * n for _ in range(n)],
-        random.Random(3), _repeat_costs(10), 1.0,
+        random.Random(3), repeat_costs(10), 1.0,
     )  # fmt: skip
     search.run(20_000, 0.6, 0.04, 0.5)
     search.size_weight = 0.0

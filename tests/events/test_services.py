@@ -207,12 +207,14 @@ def test_confirmation_flow(make_tournament):
     # A second deal disputed: flagged to staff, not counted until staff confirm.
     second = svc.table_deal_record(table=table, data=napoleon_win(table.seats), entry=adjutant)
     svc.deal_dispute(deal=second, entry=ally, note="bid was 12")
-    assert [c.deal_id for c in sel.disputed_deals(t)] == [second.pk]
+    disputed = sel.open_deals(t, states=[ConfirmationState.DISPUTED])
+    assert [(o.row.deal.pk, o.row.note) for o in disputed] == [(second.pk, "bid was 12")]
     assert _points(t)[napoleon.player_id] == 2
     with pytest.raises(EfudaError):
         svc.deal_confirm(deal=second, entry=napoleon)  # players cannot overrule a dispute
     svc.deal_confirm(deal=second, staff=True)
-    assert _points(t)[napoleon.player_id] == 4 and not sel.disputed_deals(t)
+    assert _points(t)[napoleon.player_id] == 4
+    assert not sel.open_deals(t, states=[ConfirmationState.DISPUTED])
 
 
 def test_without_confirmation_deals_count_at_once(make_tournament):

@@ -86,6 +86,7 @@ STAFF_POSTS = [
     ("tournament_entry_add", lambda t, r, e: [t.pk]),
     ("tournament_entry_check_in", lambda t, r, e: [t.pk, e.pk]),
     ("tournament_entry_drop", lambda t, r, e: [t.pk, e.pk]),
+    ("tournament_entry_remove", lambda t, r, e: [t.pk, e.pk]),
     ("tournament_entry_pin", lambda t, r, e: [t.pk, e.pk]),
     ("tournament_adjustment_add", lambda t, r, e: [t.pk]),
     ("tournament_replace", lambda t, r, e: [t.pk]),

@@ -115,7 +115,7 @@ def test_gunicorn_config_binds_to_loopback():
 def _example_key() -> str:
     for line in (ROOT / "deploy" / "efuda.env.example").read_text().splitlines():
         if line.startswith("SECRET_KEY="):
-            return line.split("=", 1)[1]
+            return line.split("=", 1)[1].strip("'")
     raise AssertionError("no SECRET_KEY in deploy/efuda.env.example")
 
 

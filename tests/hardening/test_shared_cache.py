@@ -3,6 +3,7 @@ fresh, logins and sign-up work (allauth's rate limits let requests through while
 away; django-axes, in the database, keeps counting failed passwords), and once redis is back the
 pages are cached again at once."""
 
+import logging
 import threading
 
 import pytest
@@ -162,6 +163,7 @@ def test_a_hung_redis_is_left_alone_for_a_while_then_asked_again(
     from config.cache import cache_away
 
     # as production logs it: every call turned into a miss, on the efuda.cache logger
+    caplog.set_level(logging.INFO, logger="efuda.cache")
     settings.DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
     settings.DJANGO_REDIS_LOGGER = "efuda.cache"
     settings.CACHES = dict(settings.CACHES)  # a new cache object reads them
@@ -186,16 +188,53 @@ def test_a_hung_redis_is_left_alone_for_a_while_then_asked_again(
         assert page.status_code == 200 and _main(page) == fresh
         assert reader.get(reverse("club_home", args=[club.slug])).status_code == 200
     assert sent == []  # nothing was sent to the hung server
-    # one warning marked it away; the calls not sent are not logged one by one
-    cache_log = [r for r in caplog.records if r.name == "efuda.cache"]
-    assert [r.levelname for r in cache_log].count("WARNING") == 1
-    assert len(cache_log) <= 3, [r.getMessage() for r in cache_log]
+    # one warning marked it away; no call is logged one by one, with or without a traceback
+    assert _cache_log(caplog) == ["WARNING"]
     shared_cache.resume()
     later(settings.CACHE_AWAY_SECONDS - 1)
     assert _standings(Client(), club).status_code == 200 and sent == []  # still left alone
     later(1.1)
     assert _main(_standings(Client(), club)) == fresh and sent  # asked again: it answers
     assert not cache_away() and shared_cache.keys() >= 1  # and the page is kept again
+    assert _cache_log(caplog) == ["WARNING", "INFO"]  # the outage's end
+
+
+def _cache_log(caplog) -> list[str]:
+    records = [r for r in caplog.records if r.name == "efuda.cache"]
+    assert all(r.exc_info is None for r in records), "a traceback in the cache's log"
+    return [r.levelname for r in records]
+
+
+def test_an_outage_is_logged_once_when_it_begins_and_once_when_it_ends(
+    shared_cache, settings, later, caplog
+):
+    """However long redis is away and however many calls it turns into misses, each process
+    logs one WARNING (why) when the outage begins and one INFO when redis answers again."""
+    settings.DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True  # as production logs it
+    settings.DJANGO_REDIS_LOGGER = "efuda.cache"
+    settings.CACHES = dict(settings.CACHES)
+    caplog.set_level(logging.INFO, logger="efuda.cache")
+    club, _players, _nap, _dai = build_club(public=True)
+    member = factories.UserFactory()
+    factories.MembershipFactory(club=club, user=member, role="member")
+    reader = Client()
+    reader.force_login(member)
+    assert _standings(Client(), club).status_code == 200 and shared_cache.keys() >= 1
+    shared_cache.stop()
+    for _period in range(4):  # four away periods, each ending with the cache asked again
+        for client in (Client(), reader):
+            assert _standings(client, club).status_code == 200
+            assert client.get(reverse("club_home", args=[club.slug])).status_code == 200
+        later(settings.CACHE_AWAY_SECONDS + 0.1)
+    assert _cache_log(caplog) == ["WARNING"]
+    (warning,) = [r for r in caplog.records if r.name == "efuda.cache"]
+    assert "away" in warning.getMessage() and "Connection refused" in warning.getMessage()
+    shared_cache.start()
+    for client in (Client(), reader):
+        assert _standings(client, club).status_code == 200
+    assert _cache_log(caplog) == ["WARNING", "INFO"]
+    assert "back after" in caplog.records[-1].getMessage()
+    assert shared_cache.keys() >= 1  # pages kept again
 
 
 def test_logins_and_sign_up_work_while_redis_is_down_and_axes_still_counts(shared_cache):

@@ -71,8 +71,8 @@ def test_a_cell_far_to_the_right_is_refused(club, english, dimension):
     assert "reaches column WQJ" in message and "column CV at most" in message
 
 
-def test_a_workbook_that_unpacks_to_too_much_is_refused(club, english, monkeypatch):
-    monkeypatch.setattr(import_files, "MAX_UNPACKED", 2 * 2**20)
+def test_a_workbook_that_unpacks_to_too_much_is_refused(club, english, settings):
+    settings.IMPORT_MAX_UNPACKED_BYTES = 2 * 2**20
     book = openpyxl.Workbook()
     for _row in range(4000):
         book.active.append(["x" * 200] * 3)

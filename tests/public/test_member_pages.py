@@ -17,7 +17,7 @@ from tournaments import charts
 from tournaments.models import Rating
 from tournaments.selectors.players import MONTHS_SHOWN, player_stats
 from tournaments.selectors.ratings import PROVISIONAL_SIGMA, ratings_page
-from tournaments.selectors.visibility import public_visibility
+from tournaments.selectors.visibility import deal_visibility
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +75,7 @@ def test_the_player_page_offers_every_month(client, public_club, english):
         session = _session(public_club, day, table=f"T{index}")
         napoleon(session, seated, napoleon=seated[0], adjutant=seated[1], honours=14)
     taro = seated[0]
-    recent = player_stats(player=taro, visibility=public_visibility(club=public_club))
+    recent = player_stats(player=taro, visibility=deal_visibility(club=public_club, reader=None))
     assert recent.earlier and recent.since == "2024-01"  # 24 months back from 2025-11
     page = client.get(url("player_detail", public_club, taro.pk)).content.decode()
     assert f"the last {MONTHS_SHOWN} months (since {recent.since})" in page

@@ -1,5 +1,7 @@
 """Club overrides: what a club may change, and every way to get it wrong."""
 
+import itertools
+
 import pytest
 
 from core.errors import EfudaError
@@ -138,3 +140,35 @@ def test_a_point_table_may_name_the_player_counts_as_numbers():
     )
     assert sorted(rules.point_tables) == [4, 5]
     assert rules.options["point_table"]["5"]["napoleon"] == 3
+
+
+def _flat_row(players: int) -> dict[str, int]:
+    """A balanced flat row: the Napoleon and adjutant win what the other allies lose, a solo
+    Napoleon what every other player loses."""
+    return {"napoleon": players - 3, "adjutant": 1, "ally": 1, "solo_napoleon": players - 1,
+            "solo_ally": 1}  # fmt: skip
+
+
+def _choices(spec, preset) -> list:
+    """Every value a club may give the option on ``preset`` (None: not given)."""
+    base = get_preset(preset)
+    if spec.key == "min_bid":
+        return [None, *range(min(low for low, _ in base.bids.values()), 21)]
+    if spec.key == "point_table":
+        return [None, {str(n): _flat_row(n) for n in base.players}]
+    if spec.type == "bool":
+        return [None, False, True]
+    return [None, *spec.choices]
+
+
+@pytest.mark.parametrize("preset", ["napoleon-originator", "napoleon-wiki", "napoleon-joker"])
+def test_every_combination_of_valid_options_builds(preset):
+    """Each option is checked on its own, and no combination of valid ones breaks the rule set:
+    so build_ruleset needs no refusal of a combination (and has none)."""
+    specs = options_for(preset)
+    for values in itertools.product(*(_choices(spec, preset) for spec in specs)):
+        options = {s.key: v for s, v in zip(specs, values, strict=True) if v is not None}
+        rules = build_ruleset(preset, options)
+        assert set(rules.options) == set(options)
+        if "min_bid" in options:
+            assert min(low for low, _ in rules.bids.values()) == options["min_bid"]

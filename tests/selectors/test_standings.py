@@ -137,7 +137,7 @@ def test_player_stats_by_bid_trump_and_months(club):
 def test_club_home_leaders_and_sessions(club):
     club_with_history(club)
     home = club_home(
-        club=club, user=AnonymousUser(), visibility=ALL(club), today=datetime.date(2026, 11, 23)
+        club=club, reader=AnonymousUser(), visibility=ALL(club), today=datetime.date(2026, 11, 23)
     )
     assert [r.name for r in home.leaders["napoleon"]] == ["Ken", "太郎", "ゆき"]
     assert [s.date.day for s in home.sessions] == [8, 7, 3]

@@ -158,16 +158,16 @@ def test_who_sees_what(frozen_event):
     helper = factories.UserFactory(username="vis-helper")
     factories.MembershipFactory(club=club, user=helper, role="member")
     ev.tournament_staff_add(tournament=t, who="vis-helper")
-    assert deal_visibility(club=club, user=owner).everything
-    assert deal_visibility(club=club, user=helper).everything  # the tournament's staff
-    hidden = deal_visibility(club=club, user=member)
+    assert deal_visibility(club=club, reader=owner).everything
+    assert deal_visibility(club=club, reader=helper).everything  # the tournament's staff
+    hidden = deal_visibility(club=club, reader=member)
     assert hidden.frozen == ((t.pk, 1),) and not hidden.private_hidden
-    assert deal_visibility(club=club, user=AnonymousUser()) == hidden
+    assert deal_visibility(club=club, reader=AnonymousUser()) == hidden
     # the extra staff's right lasts only while they are a member
     with club_versions.unchecked():  # no service: the extra-staff row stays
         helper.memberships.all().delete()
     helper = type(helper).objects.get(pk=helper.pk)  # a new request
-    assert deal_visibility(club=club, user=helper) == hidden
+    assert deal_visibility(club=club, reader=helper) == hidden
     assert Visibility(club_id=club.pk).key == "all" and hidden.key != "all"
 
 

@@ -265,7 +265,7 @@ def test_a_later_round_re_scored_by_an_edit_moves_on_and_says_why(daifugo_sessio
     assert r2.version == opened + 1
     latest = r2.history.order_by("-history_date", "-history_id").first()
     assert latest.history_user == users["owner"]
-    assert "round 1" in latest.history_change_reason
+    assert latest.history_change_reason == "after:1"  # shown as "round 1 before it changed"
     with pytest.raises(EfudaError) as info:
         deal_update(deal=r2, data={"order": [c, a, b, d], "forbidden": []}, version=opened)
     assert info.value.code == "deal_stale"

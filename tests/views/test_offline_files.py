@@ -1,13 +1,44 @@
 """The service worker, the web app manifest and the icons: served from the site root with the
-headers a browser requires, and usable under a 'self'-only Content-Security-Policy."""
+headers a browser requires, and usable under a 'self'-only Content-Security-Policy. The entry
+page's ES modules: each one it imports preloaded by the page and kept by the worker, and
+collected for production under hashed names that their importers name."""
 
 import json
 import re
+from pathlib import Path
 
+from django.conf import settings
+from django.core.management import call_command
 from django.templatetags.static import static
+from django.test import override_settings
 from django.urls import reverse
 
 from tournaments.views.offline import ICONS, OFFLINE_ASSETS
+
+JS = Path(settings.BASE_DIR) / "static" / "js"
+# A static import or re-export: `import { a } from "./b.js";`, `export { a } from "./b.js";`,
+# `import "./b.js";` (the forms Django's support_js_module_import_aggregation rewrites).
+IMPORT = re.compile(r"""\b(?:from|import)\s*["']([^"']+)["']\s*;""")
+
+
+def imports_of(name: str) -> list[str]:
+    """The static imports of static/js/<name>, as paths under static/ ("js/b.js")."""
+    found = []
+    for spec in IMPORT.findall((JS / name).read_text(encoding="utf-8")):
+        assert spec.startswith("./") and spec.endswith(".js"), f"{name} imports {spec!r}"
+        found.append("js/" + spec[2:])
+    return found
+
+
+def module_graph(roots: list[str]) -> set[str]:
+    """Every module the roots (paths under static/, "js/entry.js") import, however deep."""
+    seen, todo = set(), list(roots)
+    while todo:
+        for dep in imports_of(todo.pop().removeprefix("js/")):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return seen
 
 
 def test_service_worker_from_the_root(client):
@@ -65,3 +96,73 @@ def test_entry_pages_carry_the_outbox_without_inline_code(client, users, napoleo
     assert "style=" not in outbox
     for script in re.findall(r"<script[^>]*>", html):
         assert "src=" in script or 'type="application/json"' in script, script
+
+
+def test_every_static_import_names_a_file_in_static_js():
+    modules = [p.name for p in sorted(JS.glob("*.js"))]
+    graph = {name: imports_of(name) for name in modules}
+    assert graph["entry.js"] and graph["outbox.js"]  # the split modules are imported
+    missing = [
+        (n, dep) for n, deps in graph.items() for dep in deps if not (JS.parent / dep).is_file()
+    ]
+    assert not missing
+
+
+def test_entry_page_preloads_and_keeps_every_module_it_imports(client, users, napoleon_session):
+    client.force_login(users["scorekeeper"])
+    url = reverse("deal_new", args=[napoleon_session.club.slug, napoleon_session.pk])
+    html = client.get(url).content.decode()
+    prefix = static("js/")
+    modules = re.findall(r'<script src="([^"]+)" type="module">', html)
+    assert static("js/entry.js") in modules and static("js/outbox.js") in modules
+    roots = ["js/" + m.removeprefix(prefix) for m in modules]
+    graph = module_graph(roots)
+    assert {"js/entry-preview.js", "js/outbox-list.js"} <= graph
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
+    assert preloaded == {static(p) for p in graph}
+    # The page opens offline: its scripts, every module they import and the outbox's core.
+    core = re.search(r'data-core="([^"]+)"', html).group(1)
+    scripts = set(re.findall(r'<script src="([^"]+)"', html))
+    kept = {static(p) for p in OFFLINE_ASSETS}
+    assert scripts | preloaded | {core} <= kept
+    # The classic head script comes first: it marks <html> with "js" before the page paints.
+    head = html[: html.index("</head>")]
+    assert head.index(static("js/entry-head.js")) < head.index(static("js/entry.js"))
+    assert f'<script src="{static("js/entry-head.js")}"></script>' in head
+
+
+def production_static_storage() -> str:
+    """The static files storage config/settings/production.py names (the module itself
+    refuses to load with the test settings' key)."""
+    text = (Path(settings.BASE_DIR) / "config" / "settings" / "production.py").read_text()
+    return re.search(r'"staticfiles": \{"BACKEND": "([^"]+)"\}', text).group(1)
+
+
+def test_collected_modules_import_their_siblings_hashed_copies(tmp_path):
+    """collectstatic with production's storage: every module's hashed copy imports the hashed
+    copies the manifest names (the files the service worker keeps), and nothing else in it
+    changed."""
+    storages = {**settings.STORAGES, "staticfiles": {"BACKEND": production_static_storage()}}
+    with override_settings(
+        STATIC_ROOT=tmp_path,
+        STATICFILES_DIRS=[("js", JS)],
+        STATICFILES_FINDERS=["django.contrib.staticfiles.finders.FileSystemFinder"],
+        STORAGES=storages,
+    ):
+        call_command("collectstatic", "--noinput", "-v", "0")
+    paths = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
+    checked = 0
+    for source in sorted(JS.glob("*.js")):
+        name = "js/" + source.name
+        hashed = paths[name]
+        assert hashed != name
+        collected = (tmp_path / hashed).read_text(encoding="utf-8")
+        original = source.read_text(encoding="utf-8")
+        expected = original
+        for dep in imports_of(source.name):
+            plain, target = "./" + dep.removeprefix("js/"), "./" + paths[dep].removeprefix("js/")
+            assert f'"{target}"' in collected, (name, dep)
+            expected = expected.replace(f'"{plain}"', f'"{target}"')
+            checked += 1
+        assert collected == expected, name
+    assert checked >= 5

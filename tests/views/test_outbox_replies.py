@@ -44,16 +44,21 @@ def test_recorded_then_repeat_is_said_already_recorded(keeper, napoleon_session,
     phone_id = uuid.uuid4()
     first = send(keeper, url, deal_post(players, phone_id))
     assert first.status_code == 200 and first["Content-Type"] == "application/json"
+    # The deal's points as efuda scored them: the phone holds its own against them.
+    points = Deal.objects.get().outcome["points"]
+    assert len(points) == 5 and sum(points.values()) == 0 and max(points.values()) > 0
     assert first.json() | {"message": "", "next": ""} == {
         "ok": True,
         "seq": 1,
         "repeat": False,
         "message": "",
         "next": "",
+        "points": points,
     }
     assert "1番" in first.json()["message"]
     again = send(keeper, url, deal_post(players, phone_id))
     assert again.json()["ok"] and again.json()["repeat"] and again.json()["seq"] == 1
+    assert again.json()["points"] == points
     assert "記録済み" in again.json()["message"]
     assert Deal.objects.get().client_id == phone_id
     # Sent in the background: no pile of "recorded" messages waits for the next page.

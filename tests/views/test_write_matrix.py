@@ -70,6 +70,7 @@ WRITE_VIEWS = {
     "player_merge_undo": OWNER,
     "player_claim": MEMBER,
     "display_name": MEMBER,
+    "api_tokens": LOGGED_IN,
 }
 
 # POST views outside the club-role model, with who checks them and where.
@@ -101,6 +102,7 @@ OTHER_WRITES = {
     "tournament_deal_dispute": "table PIN", "tournament_new": "club scorekeeper",
     "tournament_manage": "staff", "tournament_entry_add": "staff",
     "tournament_entry_check_in": "staff", "tournament_entry_drop": "staff",
+    "tournament_entry_remove": "staff (only an entry never drawn: tests/events)",
     "tournament_entry_pin": "staff", "tournament_draw": "staff",
     "tournament_round_swap": "staff", "tournament_round_start": "staff",
     "tournament_round_finish": "staff", "tournament_round_timer": "staff",
@@ -112,6 +114,14 @@ OTHER_WRITES = {
     "tournament_freeze": "staff", "tournament_reveal": "staff",
     "tournament_staff_add": "club owner or the tournament's creator (tests/events)",
     "tournament_staff_remove": "club owner or the tournament's creator (GET asks first)",
+    # The JSON API (tournaments/api): who calls is a personal token only, never the session
+    # (so no login redirect and no CSRF); tested in tests/api.
+    "api-v1:napoleon_deal_post": "a read-and-write token of a scorekeeper (tests/api)",
+    "api-v1:daifugo_round_post": "a read-and-write token of a scorekeeper (tests/api)",
+    "api_token_revoke": "the person's own token only (another's is 404; tests/api)",
+    "api-v1:api-root": "the API's root: nothing there (404)",
+    "api-v1:openapi-json": "the OpenAPI document: reads nothing of the database",
+    "api-v1:openapi-view": "the API's docs page: reads nothing of the database",
 }  # fmt: skip
 
 # Read pages whose views do not refuse POST (no ``require_safe``): they answer a POST like a
@@ -140,13 +150,14 @@ DUMMY = {
 
 
 def _patterns(patterns=None, namespace=None):
+    """(URL name, with its namespace when it has one; pattern) of every named URL."""
     for entry in patterns if patterns is not None else get_resolver().url_patterns:
         if isinstance(entry, URLResolver):
             if entry.namespace == "admin":  # Django admin: staff only, its own checks
                 continue
             yield from _patterns(entry.url_patterns, entry.namespace or namespace)
         elif isinstance(entry, URLPattern) and entry.name:
-            yield entry
+            yield (f"{namespace}:{entry.name}" if namespace else entry.name), entry
 
 
 def _dummy_kwargs(pattern: URLPattern) -> dict:
@@ -164,15 +175,15 @@ def post_accepting_views() -> set[str]:
     client = Client()
     probe = factories.UserFactory(username="probe")
     found = set()
-    for pattern in _patterns():
+    for name, pattern in _patterns():
         client.force_login(probe)  # again: the probe of "logout" logs out
         try:
-            url = reverse(pattern.name, kwargs=_dummy_kwargs(pattern))
+            url = reverse(name, kwargs=_dummy_kwargs(pattern))
         except Exception:  # noqa: BLE001 (a route our dummies cannot fill: check by hand)
-            found.add(pattern.name)
+            found.add(name)
             continue
         if client.post(url).status_code != 405:
-            found.add(pattern.name)
+            found.add(name)
     return found
 
 
@@ -313,6 +324,7 @@ def _build_world():
         "player_merge_undo": ({"pk": merged.pk}, {}),
         "player_claim": ({}, {"player": players[2].pk}),
         "display_name": ({}, {"display_name": "たろう"}),
+        "api_tokens": (None, {"name": "script", "scope": "read"}),
     }
     return {"club": club, "users": users, "requests": requests}
 

@@ -194,6 +194,31 @@ def _ranks(players: list, standings: Mapping, rng: random.Random) -> dict:
     return {p: i for i, p in enumerate(ranked)}
 
 
+def _cut(players: list, sizes) -> list[list]:
+    """``players`` in their order, cut into tables of ``sizes``."""
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(players[start : start + size])
+        start += size
+    return tables
+
+
+def _searched(playing: list, history: History, sizes, ranks: dict | None, rng) -> list[list]:
+    """The mixing and swiss draws: a start (standings order for swiss, a greedy placement
+    otherwise) improved by seeded random swaps, each table then in seat order."""
+    cost = _Cost(playing, history, sizes, ranks)
+    indices = list(range(len(playing)))
+    if ranks is not None:
+        indices.sort(key=lambda i: ranks[playing[i]])
+        slots = _cut(indices, sizes)
+    else:
+        rng.shuffle(indices)
+        slots = _greedy(indices, playing, sizes, cost)
+    budget = ITERATIONS_BASE + ITERATIONS_PER_PLAYER * len(playing)
+    _improve(slots, playing, cost, rng, rounds=budget)
+    return [_seat_order([playing[i] for i in t], history, rng) for t in slots]
+
+
 def make_draw(
     players: Iterable[Hashable],
     *,
@@ -220,37 +245,16 @@ def make_draw(
     sizes, sitout_count = choose_sizes(len(keys), sizes_allowed, preferred)
     sitouts = _choose_sitouts(keys, sitout_count, history, rng)
     playing = [p for p in keys if p not in sitouts]
-
     if method == "fixed":
-        tables, start = [], 0
-        for size in sizes:
-            tables.append(playing[start : start + size])
-            start += size
+        tables = _cut(playing, sizes)
     elif method == "random":
         rng.shuffle(playing)
-        tables, start = [], 0
-        for size in sizes:
-            tables.append(playing[start : start + size])
-            start += size
+        tables = _cut(playing, sizes)
     else:
         # Swiss needs a standing to pair by: from the second round on.
         use_swiss = method == "swiss" and bool(standings) and bool(history.seats)
         ranks = _ranks(playing, standings, rng) if use_swiss else None
-        cost = _Cost(playing, history, sizes, ranks)
-        indices = list(range(len(playing)))
-        if ranks is not None:
-            indices.sort(key=lambda i: ranks[playing[i]])
-            slots, start = [], 0
-            for size in sizes:
-                slots.append(indices[start : start + size])
-                start += size
-        else:
-            rng.shuffle(indices)
-            slots = _greedy(indices, playing, sizes, cost)
-        budget = ITERATIONS_BASE + ITERATIONS_PER_PLAYER * len(playing)
-        _improve(slots, playing, cost, rng, rounds=budget)
-        tables = [_seat_order([playing[i] for i in t], history, rng) for t in slots]
-
+        tables = _searched(playing, history, sizes, ranks, rng)
     return Draw(
         tables=tuple(tuple(t) for t in tables),
         sitouts=tuple(p for p in keys if p in sitouts),

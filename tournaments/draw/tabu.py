@@ -9,7 +9,7 @@ swap gives the best plan seen so far (aspiration). Ties are broken by the seeded
 best plan has not improved for ``STABLE`` steps, a few random swaps of such players shake the
 plan (the search goes on from there, not from the best plan). The best plan seen is kept.
 
-The cost is the plan's own (``_Search``): per pair a convex cost of its meetings, plus the
+The cost is the plan's own (``search.Search``): per pair a convex cost of its meetings, plus the
 fairness of table sizes when a round has tables of different sizes. A swap's change of cost is
 read off two tables kept up to date per round, player and table,
 
@@ -32,7 +32,7 @@ SHAKE = 3
 
 
 class Tabu:
-    """Tabu search over the tables of a ``_Search`` (changed in place; the best plan is left)."""
+    """Tabu search over the tables of a ``Search`` (changed in place; the best plan is left)."""
 
     def __init__(self, search, rng, step: float | None = None):
         self.s = search
@@ -151,59 +151,79 @@ class Tabu:
             cb[sb] -= 1
             cb[sa] = cb.get(sa, 0) + 1
 
+    def _best_swaps(self, tabu, step, current, best) -> tuple[float | None, list, list, int]:
+        """Every swap of a player with a repeat at their table in one round with a player at
+        another table, looked at: the best change of cost among those allowed, the swaps that
+        make it, the (round, player) pairs with a repeat, and how many swaps were looked at."""
+        s = self.s
+        up, weight, sizes = self.up, s.size_weight, s.sizes
+        size_delta = s.size_delta
+        ntables = len(sizes)
+        best_d = None
+        spent = 0
+        moves: list[tuple[int, int, int]] = []
+        hot: list[tuple[int, int]] = []
+        for r in self.rounds:
+            where, u_r, d_r, seated = s.where[r], self.U[r], self.D[r], self.seated[r]
+            tabu_r = tabu[r]
+            own = {p: d_r[p][where[p]] for p in seated}
+            for a in seated:
+                base = own[a]
+                if base <= 1e-12:
+                    continue
+                hot.append((r, a))
+                ta = where[a]
+                u_a, row_a = u_r[a], s.meet[a]
+                spent += len(seated)
+                for b in seated:
+                    tb = where[b]
+                    if tb == ta:
+                        continue
+                    d = u_a[tb] + u_r[b][ta] - base - own[b] - 2 * up[row_a[b]]
+                    if weight and sizes[ta] != sizes[tb]:
+                        d += weight * size_delta(ta, tb, a, b)
+                    if best_d is not None and d > best_d + 1e-9:
+                        continue
+                    if (
+                        tabu_r.get(a * ntables + tb, 0) > step
+                        or tabu_r.get(b * ntables + ta, 0) > step
+                    ) and current + d >= best - 1e-9:
+                        continue
+                    if best_d is None or d < best_d - 1e-9:
+                        best_d = d
+                        moves = [(r, a, b)]
+                    else:
+                        moves.append((r, a, b))
+        return best_d, moves, hot, spent
+
+    def _shake(self, hot) -> None:
+        """A few random swaps of players in conflict."""
+        rand = self.rng.random
+        for _ in range(SHAKE):
+            r, a = hot[int(rand() * len(hot))]
+            where = self.s.where[r]
+            others = [b for b in self.seated[r] if where[b] != where[a]]
+            self.swap(r, a, others[int(rand() * len(others))])
+
     def run(self, budget: int) -> bool:
         """Search until ``budget`` swaps have been looked at; True when no pair meets twice."""
         s, rng = self.s, self.rng
         if not self.rounds:
             return True
         rand, randint = rng.random, rng.randint
-        up, weight, sizes = self.up, s.size_weight, s.sizes
-        size_delta = s.size_delta
         low, high = TENURE
         current = self.cost()
         best = current
         best_tables = [[t[:] for t in ts] for ts in s.tables]
         tabu = [{} for _ in s.tables]  # round → {player × tables + table: step it ends}
-        ntables = len(sizes)
+        ntables = len(s.sizes)
         step = last_better = spent = 0
         while spent < budget:
             step += 1
-            best_d = None
-            moves: list[tuple[int, int, int]] = []
-            hot: list[tuple[int, int]] = []
-            for r in self.rounds:
-                where, u_r, d_r, seated = s.where[r], self.U[r], self.D[r], self.seated[r]
-                tabu_r = tabu[r]
-                own = {p: d_r[p][where[p]] for p in seated}
-                for a in seated:
-                    base = own[a]
-                    if base <= 1e-12:
-                        continue
-                    hot.append((r, a))
-                    ta = where[a]
-                    u_a, row_a = u_r[a], s.meet[a]
-                    spent += len(seated)
-                    for b in seated:
-                        tb = where[b]
-                        if tb == ta:
-                            continue
-                        d = u_a[tb] + u_r[b][ta] - base - own[b] - 2 * up[row_a[b]]
-                        if weight and sizes[ta] != sizes[tb]:
-                            d += weight * size_delta(ta, tb, a, b)
-                        if best_d is not None and d > best_d + 1e-9:
-                            continue
-                        if (
-                            tabu_r.get(a * ntables + tb, 0) > step
-                            or tabu_r.get(b * ntables + ta, 0) > step
-                        ) and current + d >= best - 1e-9:
-                            continue
-                        if best_d is None or d < best_d - 1e-9:
-                            best_d = d
-                            moves = [(r, a, b)]
-                        else:
-                            moves.append((r, a, b))
+            best_d, moves, hot, looked = self._best_swaps(tabu, step, current, best)
+            spent += looked
             if not hot:  # no pair of the planned rounds meets twice: repeats cannot get lower
-                s._restore([[t[:] for t in ts] for ts in s.tables])
+                s.restore([[t[:] for t in ts] for ts in s.tables])
                 return True
             if moves:
                 r, a, b = moves[int(rand() * len(moves))]
@@ -219,12 +239,8 @@ class Tabu:
                     best_tables = [[t[:] for t in ts] for ts in s.tables]
                     continue
             if step - last_better > STABLE:  # shake: a few random swaps of players in conflict
-                for _ in range(SHAKE):
-                    r, a = hot[int(rand() * len(hot))]
-                    where = s.where[r]
-                    others = [b for b in self.seated[r] if where[b] != where[a]]
-                    self.swap(r, a, others[int(rand() * len(others))])
+                self._shake(hot)
                 current = self.cost()
                 last_better = step
-        s._restore(best_tables)
+        s.restore(best_tables)
         return False

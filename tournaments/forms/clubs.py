@@ -7,6 +7,7 @@ import json
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import OPTION_SPECS, PRESETS
@@ -94,8 +95,6 @@ CHOICE_WORDS = {
 
 def preset_label(code: str) -> str:
     """A preset's name in the page's language."""
-    from django.utils.translation import get_language, gettext
-
     preset = PRESETS[code]
     if (get_language() or "ja").startswith("ja"):
         return preset.name_ja

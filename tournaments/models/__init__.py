@@ -1,6 +1,7 @@
 """efuda's data model. Import models from here: ``from tournaments.models import Deal``."""
 
 from .accounts import ClaimStatus, Invitation, PlayerClaim, PlayerMerge
+from .api import ApiIdempotencyKey, ApiToken, TokenScope
 from .clubs import Club, ClubRuleSet, Membership, Player, Role, normalise_name
 from .events import (  # noqa: E501
     Adjustment,
@@ -19,6 +20,9 @@ from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggr
 from .ratings import Rating, RatingHistory, RatingState
 
 __all__ = [
+    "ApiIdempotencyKey",
+    "ApiToken",
+    "TokenScope",
     "ClaimStatus",
     "Invitation",
     "PlayerClaim",

@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from ..standings_fields import COUNTER_NAMES
 from .clubs import Club, ClubRuleSet, Player
 
 
@@ -168,7 +169,8 @@ class StandingAggregate(models.Model):
     """Running totals per player per period, kept in the deal's own transaction.
 
     ``period`` is ``YYYY-MM`` (month), ``YYYY`` (season) or ``all``. A standings page reads one
-    row per player, however long the club's history.
+    row per player, however long the club's history. Its counters are ``standings_fields``'s,
+    declared here for Django (a test holds them to the definition: names, order, sign).
     """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
@@ -194,26 +196,7 @@ class StandingAggregate(models.Model):
     miyako_ochi = models.PositiveIntegerField(default=0)
     forbidden = models.PositiveIntegerField(default=0)
 
-    COUNTERS = (
-        "points",
-        "deals",
-        "wins",
-        "napoleon_deals",
-        "napoleon_wins",
-        "adjutant_deals",
-        "adjutant_wins",
-        "solo_deals",
-        "solo_wins",
-        "plan_b_suffered",
-        "plan_b_inflicted",
-        "title_daifugo",
-        "title_fugo",
-        "title_heimin",
-        "title_hinmin",
-        "title_daihinmin",
-        "miyako_ochi",
-        "forbidden",
-    )
+    COUNTERS = COUNTER_NAMES  # the counters above, in the definition's order
 
     class Meta:
         constraints = [
@@ -231,7 +214,8 @@ class StandingAggregate(models.Model):
 
 
 class BidAggregate(models.Model):
-    """A player's record as Napoleon per bid count and trump, all time (for the player page)."""
+    """A player's record as Napoleon per bid count and trump, all time (for the player page):
+    the counters ``standings_fields.BID_COUNTERS`` of the Napoleon's own lines."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="bid_aggregates")

@@ -145,6 +145,13 @@ def my_clubs(*, user) -> list[Membership]:
     return memberships
 
 
+def my_membership(*, club: Club, user) -> Membership | None:
+    """The user's membership of the club (their role and their name in it), None for none."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Membership.objects.filter(club=club, user=user).first()
+
+
 def my_player(*, club: Club, user) -> Player | None:
     if not getattr(user, "is_authenticated", False):
         return None
@@ -172,10 +179,12 @@ class MySummary:
 
 
 def my_summary(
-    *, club: Club, player: Player, visibility: Visibility, today: datetime.date
+    *, club: Club, player_id: int, visibility: Visibility, today: datetime.date
 ) -> MySummary:
     """My standing this month (each game), my last session and my latest score lines, as far
-    as I may see them (``visibility``: a frozen round stays hidden from its players too)."""
+    as I may see them (``visibility``: a frozen round stays hidden from its players too), for
+    the club's player ``player_id`` (the reader's, ``request.reader.players``)."""
+    player = Player.objects.get(pk=player_id, club=club)
     month = Period.this_month(today)
     summary = MySummary(player=player, month=month)
     for game in Game.values:

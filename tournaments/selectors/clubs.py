@@ -6,7 +6,11 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from django.db import DatabaseError
 from django.db.models import Count, Q, QuerySet
+
+import rules
+from config.routers import REPLICA, replica_failed, replica_usable
 
 from ..models import (
     Club,
@@ -20,6 +24,7 @@ from ..models import (
     Tournament,
 )
 from ..permissions import has_role
+from .sessions import preset_name, ruleset_label
 from .standings import Period, StandingRow, leaders
 from .visibility import Visibility
 
@@ -77,10 +82,6 @@ def club_admin(*, club: Club) -> ClubAdmin:
 def club_rulesets(*, club: Club) -> list[ClubRuleSet]:
     """The club's rule sets, each with ``label`` (its name as every page shows it) and
     ``preset_label`` (the preset it starts from, in words)."""
-    import rules
-
-    from .sessions import preset_name, ruleset_label
-
     found = list(ClubRuleSet.objects.filter(club=club).order_by("code"))
     for ruleset in found:
         ruleset.label = ruleset_label(ruleset)
@@ -89,18 +90,18 @@ def club_rulesets(*, club: Club) -> list[ClubRuleSet]:
     return found
 
 
-def upcoming_tournaments(*, club: Club, user, today: datetime.date) -> list[Tournament]:
+def upcoming_tournaments(*, club: Club, reader, today: datetime.date) -> list[Tournament]:
     """The next few tournaments from ``today``: club members see them all, everyone else only
     the public ones (a private tournament stays private on a public club's home)."""
     qs = Tournament.objects.filter(club=club, date__gte=today)
-    if not has_role(user, club, Role.MEMBER):
+    if not has_role(reader, club, Role.MEMBER):
         qs = qs.filter(is_public=True)
     return list(qs.order_by("date", "id")[:UPCOMING_TOURNAMENTS])
 
 
-def club_home(*, club: Club, user, visibility: Visibility, today: datetime.date) -> ClubHome:
+def club_home(*, club: Club, reader, visibility: Visibility, today: datetime.date) -> ClubHome:
     """This month's leaders and the latest sessions as the reader may see them (``visibility``),
-    and the upcoming tournaments ``user`` may see."""
+    and the upcoming tournaments the reader may see."""
     month = Period.this_month(today)
     home = ClubHome(club=club, month=month)
     for game in Game.values:
@@ -120,7 +121,7 @@ def club_home(*, club: Club, user, visibility: Visibility, today: datetime.date)
     for s in sessions:
         s.deal_count = counts.get(s.id, 0)
     home.sessions = sessions
-    home.tournaments = upcoming_tournaments(club=club, user=user, today=today)
+    home.tournaments = upcoming_tournaments(club=club, reader=reader, today=today)
     return home
 
 
@@ -142,10 +143,6 @@ def replica_caught_up(*, club_id: int, version: int) -> bool:
     only then may a page for the shared cache be rendered from it, so no cache key is ever
     filled with older data. False when there is no replica, and when it cannot be reached (it is
     then left alone for a while: config/routers.py)."""
-    from django.db import DatabaseError
-
-    from config.routers import REPLICA, replica_failed, replica_usable
-
     if not replica_usable():
         return False
     try:
@@ -156,3 +153,10 @@ def replica_caught_up(*, club_id: int, version: int) -> bool:
         replica_failed(error)
         return False
     return bool(seen) and seen[0] >= version
+
+
+def clubs_without_owner() -> QuerySet[Club]:
+    """The clubs with no owner who can log in (none at all, or only deactivated accounts): a
+    site administrator gives each one with ``manage.py club_owner``."""
+    owned = Membership.objects.filter(role=Role.OWNER, user__is_active=True)
+    return Club.objects.exclude(pk__in=owned.values("club_id")).order_by("slug")

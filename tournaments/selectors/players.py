@@ -6,12 +6,19 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Q
 
 from scoring.cards import SUIT_SYMBOLS
 
-from ..models import BidAggregate, Game, Player, ScoreLine, StandingAggregate
-from .standings import _FIELDS, TITLE_FIELDS, hidden_counters, subtract
+from ..models import (
+    BidAggregate,
+    Game,
+    Player,
+    ScoreLine,
+    StandingAggregate,
+)
+from ..standings_fields import BID_COUNTERS, COUNTER_NAMES, PLAYER, Field, shown
+from .standings import LINE_COUNTERS, hidden_counters, subtract
 from .visibility import Visibility
 
 
@@ -78,10 +85,16 @@ class PlayerStats:
                 entry[f"{game}_deals"] = row.deals
         return [merged[m] for m in sorted(merged, reverse=True)]
 
-    @property
-    def titles(self) -> list[tuple[str, int]]:
-        daifugo = self.totals.get(Game.DAIFUGO) or {}
-        return [(name, daifugo.get(name, 0)) for name in TITLE_FIELDS]
+    def facts(self, game: str) -> list[tuple[Field, str]]:
+        """The player page's all-time figures of ``game``: each field it shows with its value,
+        a count of deals with its wins as "won / played"; none when the player never played it."""
+        totals = self.totals.get(game)
+        if not totals:
+            return []
+        return [
+            (f, f"{totals[f.won]} / {totals[f.name]}" if f.won else str(totals[f.name]))
+            for f in shown(game, PLAYER)
+        ]
 
 
 # The player page shows the latest months of play (charts and the month table); all-time
@@ -118,14 +131,9 @@ def _hidden_bids(player: Player, visibility: Visibility) -> dict[tuple, dict]:
             role="napoleon", bid__isnull=False, session_id__in=visibility.hidden_session_ids
         )
         .values("player_id", "bid", "trump")
-        .annotate(
-            deals=Count("id"), wins=Count("id", filter=Q(won=True)),
-            solo_deals=Count("id", filter=Q(solo=True)),
-            solo_wins=Count("id", filter=Q(solo=True, won=True)),
-            points=Sum("points", default=0),
-        )
+        .annotate(**{name: LINE_COUNTERS[name] for name in BID_COUNTERS})
         .order_by()
-    )  # fmt: skip
+    )
     return {
         (row.pop("bid"), row.pop("trump")): row for row in rows if row.pop("player_id") == player.pk
     }
@@ -144,7 +152,7 @@ def player_stats(
         StandingAggregate.objects.filter(player=player, deals__gt=0)
         .filter(Q(period="all") | Q(period__contains="-"))
         .order_by("-period")  # "all" sorts before "YYYY-MM" descending
-        .values("game", "period", *_FIELDS)
+        .values("game", "period", *COUNTER_NAMES)
     )
     if not all_months:
         rows = rows[: (MONTHS_SHOWN + 1) * len(Game.values) + 1]
@@ -157,7 +165,15 @@ def player_stats(
             stats.totals[row["game"]] = row
         else:
             recent.append((row["game"], row["period"], row["points"], row["deals"]))
-    if recent and not all_months:
+    _months_add(stats, recent)
+    _bids_add(stats, player, visibility)
+    return stats
+
+
+def _months_add(stats: PlayerStats, recent: list[tuple]) -> None:
+    """The months shown (the latest ``MONTHS_SHOWN``, or all), each with its cumulative
+    points counted back from the all-time total."""
+    if recent and not stats.all_months:
         newest = _month_index(recent[0][1])
         kept = [r for r in recent if newest - _month_index(r[1]) < MONTHS_SHOWN]
         # Months left out of the window (or beyond the rows read): the page says so.
@@ -178,12 +194,14 @@ def player_stats(
             running += r.points
             r.cumulative = running
         stats.months[game] = rows
+
+
+def _bids_add(stats: PlayerStats, player: Player, visibility: Visibility) -> None:
+    """The player's record as the Napoleon by bid and by trump (hidden deals left out)."""
     bids: dict[int, BidRow] = {}
     trumps: dict[str, BidRow] = {}
     hidden_bids = _hidden_bids(player, visibility)
-    for agg in BidAggregate.objects.filter(player=player).values(
-        "bid", "trump", "deals", "wins", "solo_deals", "solo_wins", "points"
-    ):
+    for agg in BidAggregate.objects.filter(player=player).values("bid", "trump", *BID_COUNTERS):
         subtract(agg, hidden_bids.get((agg["bid"], agg["trump"])))
         if agg["deals"] <= 0:
             continue
@@ -192,113 +210,7 @@ def player_stats(
             (trumps, agg["trump"], SUIT_SYMBOLS.get(agg["trump"], agg["trump"])),
         ):
             row = bucket.setdefault(key, BidRow(label))
-            for name in ("deals", "wins", "solo_deals", "solo_wins", "points"):
+            for name in BID_COUNTERS:
                 setattr(row, name, getattr(row, name) + agg[name])
     stats.by_bid = [bids[k] for k in sorted(bids)]
     stats.by_trump = [trumps[k] for k in "SHDC" if k in trumps]
-    return stats
-
-
-# --- the player merge: what would move -------------------------------------------------------
-
-# Where a Napoleon deal or a Daifugō round names players.
-NAMING_ONE = ("napoleon", "adjutant", "previous_daifugo")
-NAMING_MANY = ("seats", "order", "forbidden")
-
-
-def deal_mentions(data: dict, key: str) -> bool:
-    if any(str(data.get(n)) == key for n in NAMING_ONE if data.get(n) not in (None, "")):
-        return True
-    return any(
-        key in [str(v) for v in data.get(name) or []]
-        for name in NAMING_MANY
-        if isinstance(data.get(name), list)
-    )
-
-
-def deal_places(data: dict, key: str) -> dict[str, list[int] | bool]:
-    """Where ``data`` names the player ``key``: ``{"napoleon": True, "seats": [2], …}``."""
-    places: dict[str, list[int] | bool] = {}
-    for name in NAMING_ONE:
-        value = data.get(name)
-        if value not in (None, "") and str(value) == key:
-            places[name] = True
-    for name in NAMING_MANY:
-        values = data.get(name)
-        if isinstance(values, list):
-            found = [i for i, v in enumerate(values) if str(v) == key]
-            if found:
-                places[name] = found
-    return places
-
-
-def deals_naming(*, club, player_id: int):
-    """Every deal whose input names the player: found through the score lines and the
-    denormalised Napoleon and adjutant, plus the deals without score lines (redeals, deleted
-    deals) and the Daifugō rounds of the player's sessions (a 大富豪 who sat out the next round
-    is still named by it for 都落ち); each candidate is checked exactly."""
-    from ..models import Deal, ScoreLine
-
-    key = str(player_id)
-    lines = ScoreLine.objects.filter(club=club, player_id=player_id)
-    ids = set(lines.values_list("deal_id", flat=True))
-    candidates = Deal.objects.filter(club=club).filter(
-        Q(napoleon_id=player_id)
-        | Q(adjutant_id=player_id)
-        | Q(redeal=True)
-        | Q(is_deleted=True)
-        | Q(session_id__in=lines.filter(game="daifugo").values("session_id"))
-    )
-    for deal in candidates.exclude(id__in=ids).only("id", "data").iterator(chunk_size=2000):
-        if deal_mentions(deal.data or {}, key):
-            ids.add(deal.id)
-    return list(
-        Deal.objects.filter(id__in=ids)
-        .select_related("session", "session__club")
-        .order_by("session__date", "session_id", "seq")
-    )
-
-
-@dataclass
-class MergePreview:
-    """What a merge of ``merge`` into ``keep`` would move, shown before the owner confirms."""
-
-    keep: Player
-    merge: Player
-    deals: int = 0
-    napoleon_deals: int = 0
-    daifugo_rounds: int = 0
-    sessions: int = 0
-    first_date: object = None
-    last_date: object = None
-    points: dict = field(default_factory=dict)  # game -> the merged player's all-time points
-    together: int = 0  # deals where both sat: the merge will be refused
-    claims: int = 0
-    invitations: int = 0
-    account_moves: bool = False
-
-
-def merge_preview(*, club, keep: Player, merge: Player) -> MergePreview:
-    from ..models import Invitation, PlayerClaim
-
-    preview = MergePreview(keep=keep, merge=merge)
-    deals = deals_naming(club=club, player_id=merge.pk)
-    keep_key = str(keep.pk)
-    preview.deals = len(deals)
-    preview.napoleon_deals = sum(1 for d in deals if d.game == Game.NAPOLEON)
-    preview.daifugo_rounds = preview.deals - preview.napoleon_deals
-    preview.sessions = len({d.session_id for d in deals})
-    if deals:
-        preview.first_date = deals[0].session.date
-        preview.last_date = deals[-1].session.date
-    preview.together = sum(1 for d in deals if deal_mentions(d.data or {}, keep_key))
-    preview.points = {
-        game: points
-        for game, points in StandingAggregate.objects.filter(
-            player=merge, period="all"
-        ).values_list("game", "points")
-    }
-    preview.claims = PlayerClaim.objects.filter(player=merge).count()
-    preview.invitations = Invitation.objects.filter(player=merge).count()
-    preview.account_moves = bool(merge.user_id and not keep.user_id)
-    return preview

@@ -52,7 +52,7 @@ def results_rows(
     (both included; either may be left out)."""
     header = results_header(game)
     yield list(header)
-    names = dict(Player.objects.filter(club=club).values_list("id", "name"))
+    names = _Names(dict(Player.objects.filter(club=club).values_list("id", "name")))
     deals = (
         _deals(club, game, date_from, date_to)
         .select_related("session__ruleset")
@@ -68,49 +68,63 @@ def results_rows(
         )  # fmt: skip
         .order_by("session__date", "id")
     )
-
-    def name(key) -> str:
-        if key is None or key == "":
-            return ""
-        return names.get(int(key), str(key))
-
-    def name_list(keys) -> str:
-        return NAME_SEPARATOR.join(name(k) for k in keys or ())
-
     for deal in deals.iterator(chunk_size=CHUNK):
-        session = deal.session
-        snapshot = session.rules_snapshot or {}
-        options = snapshot.get("options") or {}
-        row = {
-            "date": session.date,
-            "table": session.table,
-            "rules": session.ruleset.code,
-            "rules_name": session.ruleset.name,
-            "rules_preset": snapshot.get("preset", ""),
-            "rules_options": json.dumps(options, ensure_ascii=False, sort_keys=True)
-            if options
-            else "",
-            "notes": session.notes,
-        }
+        row = _session_cells(deal.session)
         data = deal.data or {}
         if game == Game.NAPOLEON:
-            row["players"] = name_list(data.get("seats"))
-            if not (data.get("redeal") or not data.get("napoleon")):
-                solo = bool(data.get("solo")) or data.get("adjutant") in (None, "")
-                row |= {
-                    "napoleon": name(data.get("napoleon")),
-                    "bid": data.get("bid"),
-                    "trump": data.get("trump") or "",
-                    "called": data.get("called") or "",
-                    "adjutant": "" if solo else name(data.get("adjutant")),
-                    "honours": data.get("honours"),
-                    "discarded": data.get("discarded"),
-                    "last_trick": data.get("last_trick") or "",
-                }
+            row |= _napoleon_cells(data, names)
         else:
-            row["order"] = name_list(data.get("order"))
-            row["forbidden"] = name_list(data.get("forbidden"))
+            row["order"] = names.listed(data.get("order"))
+            row["forbidden"] = names.listed(data.get("forbidden"))
         yield [_plain(row.get(column)) for column in header]
+
+
+class _Names:
+    """Player keys as the file names them: the player's name (a key no player has, as is)."""
+
+    def __init__(self, names: dict[int, str]):
+        self.names = names
+
+    def one(self, key) -> str:
+        if key is None or key == "":
+            return ""
+        return self.names.get(int(key), str(key))
+
+    def listed(self, keys) -> str:
+        return NAME_SEPARATOR.join(self.one(k) for k in keys or ())
+
+
+def _session_cells(session) -> dict:
+    """The session's columns: its day and table, its rule set as the session kept it, notes."""
+    snapshot = session.rules_snapshot or {}
+    options = snapshot.get("options") or {}
+    return {
+        "date": session.date,
+        "table": session.table,
+        "rules": session.ruleset.code,
+        "rules_name": session.ruleset.name,
+        "rules_preset": snapshot.get("preset", ""),
+        "rules_options": json.dumps(options, ensure_ascii=False, sort_keys=True) if options else "",
+        "notes": session.notes,
+    }
+
+
+def _napoleon_cells(data: dict, names: _Names) -> dict:
+    """A Napoleon deal's columns (a redeal: its players only)."""
+    row = {"players": names.listed(data.get("seats"))}
+    if data.get("redeal") or not data.get("napoleon"):
+        return row
+    solo = bool(data.get("solo")) or data.get("adjutant") in (None, "")
+    return row | {
+        "napoleon": names.one(data.get("napoleon")),
+        "bid": data.get("bid"),
+        "trump": data.get("trump") or "",
+        "called": data.get("called") or "",
+        "adjutant": "" if solo else names.one(data.get("adjutant")),
+        "honours": data.get("honours"),
+        "discarded": data.get("discarded"),
+        "last_trick": data.get("last_trick") or "",
+    }
 
 
 def _plain(value):

@@ -1,4 +1,5 @@
-"""Reads for the session pages: sessions of a club, one session deal by deal, a deal's history.
+"""Reads for the session pages: sessions of a club, one session deal by deal (a deal's history:
+``selectors/history.py``).
 
 Everything here returns plain dataclasses built from stored deals and their ``outcome`` (the
 scoring core's result kept at record time): nothing is re-scored. The functions take no request,
@@ -18,7 +19,7 @@ from core.errors import EfudaError
 from rules import TITLE_LABELS
 from scoring.cards import SUIT_SYMBOLS, parse_card
 
-from ..i18n import list_join, render_explanation
+from ..i18n import render_explanation
 from ..models import Club, Deal, Game, GameSession, Player
 from .visibility import Visibility
 
@@ -277,84 +278,6 @@ def entry_players(*, session: GameSession, roster=None, extra=()) -> list[Player
         found = {p.id: p for p in Player.objects.filter(club=club, id__in=missing)}
         ordered += [found[i] for i in missing if i in found]
     return ordered
-
-
-def deal_summary(*, game: str, data: dict, names: dict[str, str]) -> str:
-    """One line describing a deal's input, for history lists and conflict messages."""
-    data = data or {}
-    if game == Game.NAPOLEON:
-        seats = list_join(names.get(str(s), str(s)) for s in data.get("seats") or [])
-        if data.get("redeal") or not data.get("napoleon"):
-            return gettext("流れ (redeal); seats: %(seats)s") % {"seats": seats}
-        napoleon = str(data.get("napoleon"))
-        adjutant = str(data.get("adjutant") or "")
-        partner = (
-            gettext("独り立ち (solo)") if adjutant in ("", napoleon)
-            else names.get(adjutant, adjutant)
-        )  # fmt: skip
-        return gettext(
-            "Napoleon %(napoleon)s, %(bid)s%(trump)s, called %(called)s, adjutant %(adjutant)s, "
-            "honours %(honours)s, discarded %(discarded)s; seats: %(seats)s"
-        ) % {
-            "napoleon": names.get(napoleon, napoleon), "bid": data.get("bid"),
-            "trump": SUIT_SYMBOLS.get(data.get("trump") or "", "?"),
-            "called": card_label(data.get("called")) or "–", "adjutant": partner,
-            "honours": data.get("honours", 0), "discarded": data.get("discarded", 0),
-            "seats": seats,
-        }  # fmt: skip
-    order = list_join(names.get(str(s), str(s)) for s in data.get("order") or [])
-    forbidden = list_join(names.get(str(s), str(s)) for s in data.get("forbidden") or [])
-    text = gettext("Went out: %(order)s") % {"order": order}
-    if forbidden:
-        text += "; " + gettext("forbidden finish: %(players)s") % {"players": forbidden}
-    return text
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    when: object
-    who: str
-    kind: str
-    version: int | None
-    summary: str
-    changes: list[str]
-
-
-def deal_history(deal: Deal) -> list[HistoryEntry]:
-    """Every stored version of ``deal``, newest first, with what changed from the one before."""
-    records = list(deal.history.select_related("history_user").order_by("history_date", "pk"))
-    ids: set[str] = set()
-    for record in records:
-        data = record.data or {}
-        ids.update(str(k) for k in (data.get("seats") or data.get("order") or []))
-    names = player_names(club=deal.club, ids=ids)
-    kinds = {"+": gettext("recorded"), "~": gettext("changed"), "-": gettext("removed")}
-    entries = []
-    previous = None
-    for record in records:
-        summary = deal_summary(game=deal.game, data=record.data, names=names)
-        changes = []
-        if previous is not None:
-            if previous.data != record.data:
-                changes.append(
-                    gettext("was: %(summary)s")
-                    % {"summary": deal_summary(game=deal.game, data=previous.data, names=names)}
-                )
-            if previous.is_deleted != record.is_deleted:
-                changes.append(gettext("deleted") if record.is_deleted else gettext("restored"))
-            old_pts = (previous.outcome or {}).get("points")
-            new_pts = (record.outcome or {}).get("points")
-            if previous.data == record.data and old_pts != new_pts:
-                changes.append(gettext("re-scored after an earlier round changed"))
-        user = record.history_user
-        entries.append(HistoryEntry(
-            when=record.history_date, who=user.get_username() if user else "–",
-            kind=kinds.get(record.history_type, record.history_type),
-            version=record.version, summary=summary, changes=changes,
-        ))  # fmt: skip
-        previous = record
-    entries.reverse()
-    return entries
 
 
 def preview_row(*, game: str, data: dict, outcome: dict, names: dict[str, str]) -> DealRow:

@@ -10,19 +10,16 @@ bounded by the hidden tournaments' size, never by the club's history (docs/stand
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncMonth
 from django.utils.translation import gettext_lazy as _
 
-import rules
-
-from .. import ranking
+from .. import ranking, standings_fields
 from ..models import Club, Game, ScoreLine, StandingAggregate
+from ..standings_fields import COUNTER_NAMES, COUNTERS, RATES
 from .visibility import Visibility
-
-TITLE_FIELDS = ("title_daifugo", "title_fugo", "title_heimin", "title_hinmin", "title_daihinmin")
 
 
 @dataclass(frozen=True)
@@ -90,57 +87,30 @@ class Period:
         return cls("month", today.year, today.month)
 
 
-@dataclass
-class StandingRow:
-    rank: int
-    player_id: int
-    name: str
-    points: int
-    deals: int
-    wins: int = 0
-    napoleon_deals: int = 0
-    napoleon_wins: int = 0
-    adjutant_deals: int = 0
-    adjutant_wins: int = 0
-    solo_deals: int = 0
-    solo_wins: int = 0
-    plan_b_suffered: int = 0
-    plan_b_inflicted: int = 0
-    title_daifugo: int = 0
-    title_fugo: int = 0
-    title_heimin: int = 0
-    title_hinmin: int = 0
-    title_daihinmin: int = 0
-    miyako_ochi: int = 0
-    forbidden: int = 0
-    qualified: bool = True  # played at least the minimum deals for the rate columns
+class _Row:
+    """A standings row's methods; its fields are made from the definition below."""
 
-    @property
-    def average(self) -> float | None:
-        if not self.qualified or not self.deals:
-            return None
-        return round(self.points / self.deals, 2)
+    def cells(self, fields: tuple[standings_fields.Field, ...]) -> list[str]:
+        """The row's ``fields`` written as the pages write them (points with their sign, a rate
+        left empty as –)."""
+        return [f.text(getattr(self, f.name)) for f in fields]
 
-    @property
-    def points_text(self) -> str:
-        return f"{self.points:+d}" if self.points else "0"
 
-    @property
-    def average_text(self) -> str:
-        value = self.average
-        return "–" if value is None else (f"{value:+.2f}" if value else "0.00")
-
-    @property
-    def win_rate_text(self) -> str:
-        value = self.win_rate
-        return "–" if value is None else f"{value:.1f}%"
-
-    @property
-    def win_rate(self) -> float | None:
-        """Share of deals as Napoleon that were won, in percent."""
-        if not self.qualified or not self.napoleon_deals:
-            return None
-        return round(100 * self.napoleon_wins / self.napoleon_deals, 1)
+# One player's standing: the rank, who, every counter of ``standings_fields`` (0 unless given),
+# whether they played the minimum deals for the rates, and each rate (a property, None below
+# the minimum).
+StandingRow = make_dataclass(
+    "StandingRow",
+    [
+        ("rank", int),
+        ("player_id", int),
+        ("name", str),
+        *((name, int, field(default=0)) for name in COUNTER_NAMES),
+        ("qualified", bool, field(default=True)),
+    ],
+    bases=(_Row,),
+    namespace={"__module__": __name__, **{r.name: property(r.value) for r in RATES}},
+)
 
 
 @dataclass
@@ -171,36 +141,29 @@ TIEBREAK_LABELS = {
 }
 DAIFUGO_LABELS = {"average": _("average per round")}  # Daifugō counts rounds, never deals
 
-_FIELDS = (
-    "points",
-    "deals",
-    *[c for c in StandingAggregate.COUNTERS if c not in ("points", "deals")],
-)
+
+def _lines(lines: standings_fields.Lines) -> Q:
+    """The score lines ``lines`` counts, as a filter."""
+    q = Q()
+    if len(lines.roles) == 1:
+        q &= Q(role=lines.roles[0])
+    elif lines.roles:
+        q &= Q(role__in=lines.roles)
+    if lines.other_roles:
+        q &= ~Q(role__in=lines.other_roles)
+    return q & Q(**dict.fromkeys(lines.flags, True))
 
 
 def _line_counters() -> dict:
     """What score lines add to the aggregate counters, as SQL aggregates: the same sums as
-    ``services.scoring_bridge.counters`` applied line by line (a test holds them equal)."""
-    won, solo = Q(won=True), Q(solo=True)
-    napoleon, adjutant = Q(role="napoleon"), Q(role="adjutant")
-    army = Q(role__in=["napoleon", "adjutant"])
-    counts = {
-        "deals": Q(),
-        "wins": won,
-        "napoleon_deals": napoleon,
-        "napoleon_wins": napoleon & won,
-        "adjutant_deals": adjutant,
-        "adjutant_wins": adjutant & won,
-        "solo_deals": napoleon & solo,
-        "solo_wins": napoleon & solo & won,
-        "plan_b_suffered": Q(plan_b=True) & army,
-        "plan_b_inflicted": Q(plan_b=True) & ~army,
-        **{f"title_{code}": Q(role=code) for code in rules.TITLES},
-        "miyako_ochi": Q(miyako_ochi=True),
-        "forbidden": Q(forbidden=True),
-    }
-    out = {"points": Sum("points", default=0)}
-    out.update({name: Count("id", filter=q) if q else Count("id") for name, q in counts.items()})
+    ``standings_fields.counts`` applied line by line (a test holds them equal)."""
+    out = {}
+    for counter in COUNTERS:
+        if counter.total:
+            out[counter.name] = Sum(counter.total, default=0)
+        else:
+            q = _lines(counter.lines)
+            out[counter.name] = Count("id", filter=q) if q else Count("id")
     return out
 
 
@@ -265,7 +228,7 @@ def standings(
         raise ValueError(f"unknown game {game!r}")
     values = StandingAggregate.objects.filter(
         club=club, game=game, period=period.key, deals__gt=0
-    ).values("player_id", "player__name", *_FIELDS)
+    ).values("player_id", "player__name", *COUNTER_NAMES)
     hidden = hidden_counters(visibility=visibility, game=game, lines=period_lines(period))
     rows = []
     for v in values:

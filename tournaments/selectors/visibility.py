@@ -31,6 +31,7 @@ from django.db.models import Max, Q, QuerySet
 
 from ..models import Club, GameSession, Role, Tournament, TournamentTable
 from ..permissions import has_role
+from ..reader import Reader
 
 
 def last_round_shown(*, rounds_planned: int, hidden_rounds: int) -> int:
@@ -146,40 +147,45 @@ def _hiding_kept(club: Club, *, private: bool) -> tuple[bool, list[tuple[int, in
     return found
 
 
-def _staffed(user, tournament_ids: list[int]) -> set[int]:
-    """Which of these tournaments ``user`` is extra staff of."""
-    if not tournament_ids or not getattr(user, "is_authenticated", False):
+def _staffed(reader: Reader, tournament_ids: list[int]) -> set[int]:
+    """Which of these tournaments the reader is extra staff of: what the reader knows already
+    (read with a tournament), the rest read in one query and kept on the reader."""
+    if not tournament_ids or not reader.is_authenticated:
         return set()
-    known = getattr(user, "_efuda_extra_staff", {})  # this request's, read with a tournament
-    if all(t in known for t in tournament_ids):
-        return {t for t in tournament_ids if known[t]}
-    through = Tournament.extra_staff.through
-    return set(
-        through.objects.filter(tournament_id__in=tournament_ids, user_id=user.pk).values_list(
-            "tournament_id", flat=True
+    unknown = [t for t in tournament_ids if t not in reader.extra_staff]
+    if unknown:
+        through = Tournament.extra_staff.through
+        found = set(
+            through.objects.filter(tournament_id__in=unknown, user_id=reader.pk).values_list(
+                "tournament_id", flat=True
+            )
         )
-    )
+        reader.extra_staff.update({t: t in found for t in unknown})
+    return {t for t in tournament_ids if reader.extra_staff[t]}
 
 
-def deal_visibility(*, club: Club, user) -> Visibility:
-    """What ``user`` (anonymous included) may see of the club's tournament deals."""
-    if has_role(user, club, Role.SCOREKEEPER):  # scorekeepers, owners, site staff
+def deal_visibility(*, club: Club, reader) -> Visibility:
+    """What the reader (a ``Reader``; a user or None outside a request) may see of the club's
+    tournament deals: computed once per reader and club (``reader.visibility``)."""
+    reader = Reader.of(reader)
+    if club.pk not in reader.visibility:
+        reader.visibility[club.pk] = _visibility(club, reader)
+    return reader.visibility[club.pk]
+
+
+def _visibility(club: Club, reader: Reader) -> Visibility:
+    if has_role(reader, club, Role.SCOREKEEPER):  # scorekeepers, owners, site staff
         return Visibility(club_id=club.pk)
-    member = has_role(user, club, Role.MEMBER)
+    member = has_role(reader, club, Role.MEMBER)
     private, frozen = _hiding_kept(club, private=not member)
     # A tournament's extra staff see its live standings, so its frozen rounds too: only while
     # they are members of the club (permissions are read per request, never kept).
-    staffed = _staffed(user, [t for t, _k in frozen]) if member else set()
+    staffed = _staffed(reader, [t for t, _k in frozen]) if member else set()
     return Visibility(
         club_id=club.pk,
         private_hidden=private,
         frozen=tuple((t, k) for t, k in frozen if t not in staffed),
     )
-
-
-def public_visibility(*, club: Club) -> Visibility:
-    """What a visitor who is not logged in would see (the page cache's only audience)."""
-    return deal_visibility(club=club, user=None)
 
 
 def common_visibility(*, club_id: int) -> Visibility:

@@ -1,4 +1,4 @@
-"""Clubs: founding, settings, discarding an empty one (memberships: members.py)."""
+"""Clubs: founding, settings, discarding an empty one, the club's lock (memberships: members.py)."""
 
 from django.db import IntegrityError, transaction
 
@@ -26,6 +26,17 @@ def club_create(*, slug: str, name: str = "", owner=None, is_public: bool = Fals
     except IntegrityError:  # founded by a concurrent request in the meantime
         raise fail("slug", "club_slug_taken", slug=slug) from None
     return club
+
+
+def club_lock(*, club_id: int) -> None:
+    """Lock the club's row until the transaction ends. Every change of the club's people (a
+    membership, an owner, an invitation, an account deleted or deactivated) takes it before any
+    other row, so two such changes of one club run one after the other and the second reads
+    what the first left (docs/architecture.md, "Lock order"). Call inside the transaction.
+    ``FOR NO KEY UPDATE`` (the lock an update of the club's data version takes): it does not
+    wait for a writer that holds only a key-share lock on the club."""
+    club = Club.objects.select_for_update(no_key=True).filter(pk=club_id)
+    club.values_list("pk", flat=True).first()
 
 
 def club_discard_empty(*, club: Club) -> bool:

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
+from ..deal_data import reason_code
 from ..models import Deal, Game, GameSession, ScoreLine, TournamentTable
 from ..selectors.rulesets import session_rules
 from . import bulk
@@ -19,6 +20,7 @@ from .errors import fail
 from .players import players_by_ids
 from .ratings import ratings_deal_changed
 from .scoring_bridge import deal_columns, line_specs, line_values, outcome_dict, score
+from .table_check import table_deal_check
 
 
 def _check_players(session: GameSession, data: dict) -> None:
@@ -62,15 +64,6 @@ def _players_checked_and_locked(session: GameSession, data: dict) -> set[int]:
     if unreadable:
         raise fail(unreadable[0], "player_unknown", value=str(unreadable[1]))
     return found
-
-
-def _tournament_check(session: GameSession, data: dict, deal: Deal | None = None) -> None:
-    """A tournament table's deals change only as the tournament allows (the table's own
-    players, its round, its deals per round): services.events.table_deals.table_deal_check.
-    Imported here because the events package builds on this module."""
-    from .events.table_deals import table_deal_check
-
-    table_deal_check(session=session, data=data, deal=deal)
 
 
 def _previous_daifugo(session: GameSession, before_seq: int | None) -> str | None:
@@ -209,7 +202,7 @@ def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID
     )
     locked = _players_checked_and_locked(session, data)
     if session.at_table:  # read with the lock: a club's own session needs no further query
-        _tournament_check(session, data)
+        table_deal_check(session=session, data=data)
     data = _normalise(session, data, None)
     result = score(session.game, data, session_rules(session))
     seq = (Deal.objects.filter(session=session).aggregate(m=Max("seq"))["m"] or 0) + 1
@@ -310,7 +303,7 @@ def deal_update(
         when = timezone.localtime(deal.updated_at).strftime("%Y-%m-%d %H:%M")
         raise fail("version", "deal_stale", user=who, time=when, summary=_summary(deal))
     _check_players(deal.session, data)
-    _tournament_check(deal.session, data, deal)
+    table_deal_check(session=deal.session, data=data, deal=deal)
     club_version_bump(club_id=deal.club_id)
     return deal_rescore(deal=deal, data=data, user=user, reason=reason)
 
@@ -330,9 +323,16 @@ def deal_restore(*, deal: Deal, user=None) -> Deal:
     deal = _locked(deal)
     if not deal.is_deleted:
         raise fail("__all__", "deal_not_deleted")
-    _tournament_check(deal.session, deal.data, deal)
+    table_deal_check(session=deal.session, data=deal.data, deal=deal)
     club_version_bump(club_id=deal.club_id)
     return deal_rescore(deal=deal, data=deal.data, user=user, deleted=False)
+
+
+def later_rounds_rescore(*, deal: Deal, user=None) -> None:
+    """Each later live round of ``deal``'s Daifugō session re-reads its previous 大富豪 and is
+    re-scored where it changed: what ``deal_rescore`` with ``follow`` does, for a caller that
+    re-scores many rounds with ``follow=False`` (a merge; it replays the ratings itself)."""
+    _rescore_following(deal, user=user)
 
 
 def _rescore_following(deal: Deal, *, user) -> None:
@@ -346,5 +346,5 @@ def _rescore_following(deal: Deal, *, user) -> None:
             continue
         deal_rescore(
             deal=other, data=other.data, user=user, follow=False,
-            reason=f"round {deal.seq} changed: 大富豪 before round {other.seq} re-read",
+            reason=reason_code("after", deal.seq),  # its history: "round N before it changed"
         )  # fmt: skip

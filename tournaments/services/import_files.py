@@ -7,20 +7,13 @@ workbook (.xlsx) is read directly (openpyxl), and so is a LibreOffice/OpenOffice
 the same list of ``(line number, cells)``: line numbers are the file's lines or the sheet's rows,
 so a message points at what the owner sees in the spreadsheet.
 
-What a file may cost is bounded by what it claims, before any row is read, not only by what it
-holds: a small file can claim a great deal (a workbook with one cell at row 20,000,000 makes a
-reader walk twenty million empty rows; a zip of a few MB can unpack to gigabytes). So:
-
-- at most ``MAX_BYTES`` uploaded;
-- a CSV file: at most ``MAX_LINES`` lines, counted before decoding;
-- a workbook: its parts unpack to at most ``MAX_UNPACKED`` bytes (the sizes the zip declares,
-  which are also all that is ever read of them); the sheet's declared dimension reaches at most
-  row ``MAX_LINES`` and column ``MAX_COLUMNS``; and while reading, a row numbered past
-  ``MAX_LINES`` stops it (a sheet may declare no dimension, or a wrong one);
-- at most ``MAX_ROWS`` rows that hold something.
-
-Each limit is refused with a message saying which, and nothing is imported
-(docs/import-format.md, "Limits").
+What a file may cost is bounded by what it claims, before anything is built from it: the file's
+kind is taken from its content (never from its name), and a workbook's declared rows, columns,
+cells, shared strings and unpacked size are checked by ``upload_limits.upload_check`` — the
+same check the upload page makes to decide whether to import at once or in the background. While
+reading, a row numbered past ``MAX_LINES`` or a column past ``MAX_COLUMNS`` stops it too, and at
+most ``MAX_ROWS`` rows may hold something. Each limit is refused with a message saying which,
+and nothing is imported (docs/import-format.md, "Limits").
 """
 
 from __future__ import annotations
@@ -34,48 +27,24 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
-from core.errors import EfudaError
 from core.i18n import N_
 
 from .errors import make_fail
+from .upload_limits import MAX_BYTES as MAX_BYTES  # what the upload page reads of a file
+from .upload_limits import MAX_COLUMNS, MAX_LINES, FileProblem, upload_check
+from .upload_limits import MESSAGES as LIMIT_MESSAGES
 
-MAX_BYTES = 16 * 1024 * 1024
 MAX_ROWS = 200_000  # rows holding something
-MAX_LINES = 250_000  # the last line of a CSV file, the last row of a sheet
-MAX_COLUMNS = 100  # the last column of a sheet (a results file has about 15)
-MAX_UNPACKED = 256 * 1024 * 1024  # a workbook's parts, unpacked
-XLSX_MAGIC = b"PK\x03\x04"
 
 MESSAGES = {
+    **LIMIT_MESSAGES,
     "empty_file": N_("The file is empty."),
-    "too_big": N_("The file is larger than %(max)s MB."),
     "too_many_rows": N_("The file has more than %(max)s lines; split it into several files."),
-    "too_many_lines": N_(
-        "The file has more than %(max)s lines (blank ones included); split it into several files."
-    ),
-    "sheet_too_long": N_(
-        "The sheet “%(sheet)s” reaches row %(rows)s, and a sheet may reach row %(max)s at "
-        "most: delete the rows below your results (select them, Delete rows) and save again, "
-        "or split the sheet."
-    ),
-    "sheet_too_wide": N_(
-        "The sheet “%(sheet)s” reaches column %(columns)s, and a sheet may reach column "
-        "%(max)s at most: delete the columns to the right of your results and save again."
-    ),
-    "xlsx_too_big": N_(
-        "The workbook unpacks to more than %(max)s MB: save only the results sheet in a new "
-        "workbook, or upload it as CSV."
-    ),
     "not_text": N_(
         "The file is neither UTF-8 nor Shift_JIS (CP932) text (line %(line)s): save it as "
         "“CSV UTF-8” or “CSV (コンマ区切り)”, or upload the .xlsx workbook."
     ),
     "not_csv": N_("This line cannot be read as CSV: %(detail)s."),
-    "not_xlsx": N_("The workbook cannot be read: save it again as an Excel workbook (.xlsx)."),
-    "not_ods": N_(
-        "The spreadsheet cannot be read: save it again as an OpenDocument spreadsheet (.ods) "
-        "or an Excel workbook (.xlsx)."
-    ),
     "sheet_unknown": N_("The workbook has no sheet “%(sheet)s” (it has %(sheets)s)."),
 }
 fail = make_fail(MESSAGES)
@@ -96,13 +65,6 @@ def source_label(kind: str, sheet: str = "") -> str:
     return label % {"sheet": sheet} if kind in WORKBOOK_KINDS else label
 
 
-class FileProblem(Exception):  # noqa: N818 - carries the one problem that stops reading
-    def __init__(self, line: int, error: EfudaError):
-        self.line = line
-        self.error = error
-        super().__init__(error.message)
-
-
 @dataclass
 class Source:
     """What was read: ``kind`` is a key of ENCODING_LABELS; ``sheet`` for workbooks."""
@@ -115,15 +77,11 @@ class Source:
 def read_source(data: bytes | str, *, filename: str = "", sheet: str = "") -> Source:
     if isinstance(data, str):
         return Source("utf-8", _csv_records(data.lstrip("\ufeff")))
-    if len(data) > MAX_BYTES:
-        raise FileProblem(1, fail("file", "too_big", max=MAX_BYTES // 2**20))
-    if _is_ods(data, filename):
+    kind = upload_check(data, filename=filename).kind  # MAX_BYTES, MAX_LINES, every claim
+    if kind == "ods":
         return _ods(data, sheet)
-    if data.startswith(XLSX_MAGIC) or filename.lower().endswith((".xlsx", ".xlsm")):
+    if kind == "xlsx":
         return _xlsx(data, sheet)
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-    if lines > MAX_LINES:  # counted before anything is decoded or parsed
-        raise FileProblem(MAX_LINES + 1, fail("file", "too_many_lines", max=MAX_LINES))
     kind, text = _decode(data)
     return Source(kind, _csv_records(text))
 
@@ -191,16 +149,6 @@ def _cell(value) -> str:
     return str(value)
 
 
-def _unpacked_size(data: bytes) -> int:
-    """What the workbook's parts unpack to, as its zip directory declares (reading a part never
-    returns more than its declared size)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, ValueError, OSError):
-        raise FileProblem(1, fail("file", "not_xlsx")) from None
-
-
 def _sheet_bounds(ws, name: str) -> None:
     """Refuse a sheet whose declared dimension reaches past the limits, before any row."""
     rows, columns = ws.max_row, ws.max_column
@@ -222,14 +170,16 @@ def _too_wide(line: int, name: str, columns: int):
     )  # fmt: skip
 
 
+# What openpyxl raises on a workbook it cannot read (expat's ParseError is a SyntaxError).
+XLSX_ERRORS = (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError, SyntaxError)
+
+
 def _xlsx(data: bytes, sheet: str) -> Source:
     import openpyxl  # only for workbooks
 
-    if _unpacked_size(data) > MAX_UNPACKED:
-        raise FileProblem(1, fail("file", "xlsx_too_big", max=MAX_UNPACKED // 2**20))
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError):
+    except XLSX_ERRORS:
         raise FileProblem(1, fail("file", "not_xlsx")) from None
     try:
         names = book.sheetnames
@@ -262,7 +212,7 @@ def _xlsx(data: bytes, sheet: str) -> Source:
                     records.append((number, cells))
                     if len(records) > MAX_ROWS:
                         raise FileProblem(number, fail("file", "too_many_rows", max=MAX_ROWS))
-        except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError):
+        except XLSX_ERRORS:
             raise FileProblem(1, fail("file", "not_xlsx")) from None
     finally:
         book.close()
@@ -282,19 +232,6 @@ def _pad(records: list[tuple[int, list[str]]]) -> None:
 
 
 # --- OpenDocument spreadsheets (.ods) -------------------------------------------------------------
-
-ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
-
-
-def _is_ods(data: bytes, filename: str) -> bool:
-    """An .ods file is a zip whose first entry, stored uncompressed, is ``mimetype``."""
-    if filename.lower().endswith((".ods", ".fods")):
-        return True
-    return (
-        data.startswith(XLSX_MAGIC)
-        and data[30:38] == b"mimetype"
-        and (ODS_MIMETYPE in data[38:120])
-    )
 
 
 def _ods(data: bytes, sheet: str) -> Source:

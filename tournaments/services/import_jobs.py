@@ -1,10 +1,12 @@
 """Uploads imported in the background by the task queue (django-tasks), with their progress.
 
-Small files are imported in the request, as before. A file of more than
-``settings.IMPORT_BACKGROUND_LINES`` lines becomes an ``ImportJob``: the request only stores it
-and enqueues :func:`import_job_run` (the task, defined here beside the service it runs); the
-worker (``manage.py worker``) imports it with ``results_import`` — the same all-or-nothing
-import — and writes its progress and every error to the job, which the upload page polls.
+Small CSV files are imported in the request, as before. A file of more than
+``settings.IMPORT_BACKGROUND_LINES`` lines, or any workbook, becomes an ``ImportJob`` (once it
+has passed every limit, :func:`import_check`): the request only stores it and enqueues
+:func:`import_job_run` (the task, defined here beside the service it runs); the worker
+(``manage.py worker``) imports it with ``results_import`` — the same all-or-nothing import,
+bounded by the same check — and writes its progress and every error to the job, which the
+upload page polls.
 
 The job's outcome is the truth of what was committed: "imported", with its counts, is written in
 the import's own write transaction, so a worker that dies after that commit leaves a job that
@@ -30,6 +32,7 @@ from ..models import Club, ImportJob
 from ..models.imports import STOPPED
 from .errors import make_fail
 from .imports import ImportFailed, ImportProblem, results_import
+from .upload_limits import Checked, FileProblem, upload_check
 
 _fail = make_fail({
     "import_not_restartable": N_(
@@ -79,11 +82,21 @@ PROGRESS_SHARE = {"checking": (0, 40), "scoring": (40, 80), "writing": (80, 95),
                   "ratings": (95, 99), "done": (99, 100)}  # fmt: skip
 
 
-def import_lines(data: bytes) -> int:
-    """About how many lines a file has (a workbook counts as many: always in the background)."""
-    if data.startswith(b"PK\x03\x04"):
-        return 10**9
-    return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+def import_check(data: bytes, *, filename: str = "") -> Checked:
+    """What an upload is and how many lines it has, once it has passed every limit — the check
+    the import itself makes before reading (``read_source``), so a file refused here is refused
+    in the request and never stored; ``ImportFailed`` otherwise."""
+    try:
+        return upload_check(data, filename=filename)
+    except FileProblem as problem:
+        error = problem.error
+        raise ImportFailed([ImportProblem.of(problem.line, error.field, error)]) from None
+
+
+def import_in_background(checked: Checked) -> bool:
+    """A CSV file of more than ``IMPORT_BACKGROUND_LINES`` lines, and every workbook (its
+    reader's own cost is not counted in lines), is imported by the task worker."""
+    return checked.kind != "csv" or checked.lines > settings.IMPORT_BACKGROUND_LINES
 
 
 @task()
@@ -114,13 +127,16 @@ def import_queue_check(*, club: Club, user=None, excluding: int | None = None) -
 @transaction.atomic
 def import_job_create(
     *, club: Club, data: bytes, user=None, filename: str = "", sheet: str = "",
-    language: str = "ja",
+    language: str = "ja", checked: Checked | None = None,
 ) -> ImportJob:  # fmt: skip
+    """Queue ``data`` (``checked``: what ``import_check`` found, if it was called already; a
+    file that passes no limit is refused here, and nothing is stored)."""
+    checked = checked or import_check(data, filename=filename)
     import_queue_check(club=club, user=user)
     job = ImportJob.objects.create(
         club=club, data=data, created_by=user if getattr(user, "is_authenticated", False) else None,
         filename=filename[:200], sheet=sheet[:100], language=language,
-        lines=min(import_lines(data), 2**31 - 1),
+        lines=min(checked.lines, 2**31 - 1),
     )  # fmt: skip
     transaction.on_commit(lambda: import_job_run.enqueue(job_id=job.pk))
     return job

@@ -12,6 +12,7 @@ from ..models import ClaimStatus, Club, Invitation, Membership, Player, PlayerCl
 from ..permissions import role_covers
 from ..selectors.accounts import InvitationState, invitation_state
 from .cache import club_version_bump
+from .clubs import club_lock
 from .errors import make_fail
 
 MAX_USES = 500
@@ -77,6 +78,7 @@ def invitation_create(
 
 @transaction.atomic
 def invitation_revoke(*, invitation: Invitation, by=None) -> Invitation:
+    club_lock(club_id=invitation.club_id)  # before the invitation, as a member's removal does
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
     if invitation.revoked_at is None:
         club_version_bump(club_id=invitation.club_id)
@@ -128,8 +130,13 @@ def invitation_check(invitation: Invitation, now=None) -> None:
 def invitation_accept(*, invitation: Invitation, user) -> Membership:
     """``user`` joins the club with the invitation's role (or is raised to it). Refused when the
     invitation is withdrawn, expired or used up, or the person already has that role or more.
-    An invitation that names a player links the account to it ("this is me")."""
-    club_version_bump(club_id=invitation.club_id)  # the club row first (services/cache.py)
+    An invitation that names a player links the account to it ("this is me").
+
+    The club's row is locked first, as every change of the club's people does: an acceptance
+    and its maker's demotion or removal run one after the other, and the acceptance sees
+    whether its maker is still an owner."""
+    club_lock(club_id=invitation.club_id)
+    club_version_bump(club_id=invitation.club_id)
     invitation = Invitation.objects.select_for_update().select_related("club").get(pk=invitation.pk)
     invitation_check(invitation)
     club = invitation.club

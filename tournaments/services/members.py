@@ -12,7 +12,14 @@ membership follows it (docs/accounts.md, "Leaving a club"):
 Each of these is a save with the reason in the row's own history (the membership's, the
 tournament's with its staff, the invitation's, the claim's), by the person who made the change.
 Permissions never rely on this cleaning alone: they check the membership at every request.
+
+A club always keeps an owner who can log in: every change that could take the last one away
+(a role change, a removal or leaving, an account deleted or deactivated: services/accounts.py)
+locks the club's row first and counts the owners after it (``clubs_left_without_owner``), so of two
+such changes at the same moment the second sees the first and is refused if it would leave none.
 """
+
+from collections.abc import Callable, Iterable
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -22,24 +29,71 @@ from core.i18n import N_
 
 from ..models import ClaimStatus, Club, Invitation, Membership, PlayerClaim, Role, Tournament
 from .cache import club_version_bump
+from .clubs import club_lock
 from .errors import make_fail
 
 MESSAGES = {
     "user_unknown": N_("There is no user called “%(username)s”."),
     "last_owner": N_("A club needs at least one owner: make someone else owner first."),
+    "member_gone": N_("This person is no longer a member of the club."),
+    "clubs_last_owner": N_(
+        "These clubs would be left without an owner: %(clubs)s. Make someone else owner of "
+        "each first."
+    ),
 }
 
 
 _fail = make_fail(MESSAGES)
 
 
-def _owners_left(club: Club, *, without: Membership) -> int:
-    return (
-        Membership.objects.select_for_update()
-        .filter(club=club, role=Role.OWNER)
-        .exclude(pk=without.pk)
-        .count()
+def clubs_left_without_owner(
+    *, club_ids: Iterable[int], leaving: Callable[[Membership], bool]
+) -> list[int]:
+    """Lock the rows of the clubs ``club_ids``, in the order of their ids, and return the ids of
+    those that would have no owner who can log in once the owners for which ``leaving(owner)``
+    is true stop counting (lowered, removed, their accounts deleted or deactivated).
+
+    The one check of every change that can take an owner away. Call it first in the
+    transaction that makes the change: the club rows stay locked until it ends, so two such
+    changes of one club run one after the other and the second counts the owners the first
+    left. The owners are listed and counted here, in Python, after the lock: Django drops
+    ``FOR UPDATE`` from an aggregate such as ``count()``, which once let two owners demote each
+    other at the same moment and leave their club with none."""
+    ownerless = []
+    for club_id in sorted(set(club_ids)):
+        club_lock(club_id=club_id)
+        owners = list(
+            Membership.objects.filter(club_id=club_id, role=Role.OWNER, user__is_active=True)
+        )
+        if owners and all(leaving(owner) for owner in owners):
+            ownerless.append(club_id)
+    return ownerless
+
+
+def owners_kept_check(*, club_ids: Iterable[int], leaving: Callable[[Membership], bool]) -> None:
+    """:func:`clubs_left_without_owner`, refused with a message that names the clubs (an account
+    deleted or deactivated, memberships deleted by site staff)."""
+    ownerless = clubs_left_without_owner(club_ids=club_ids, leaving=leaving)
+    if ownerless:
+        clubs = Club.objects.filter(pk__in=ownerless).order_by("name", "pk")
+        names = ", ".join(f"“{club.name}” ({club.slug})" for club in clubs)
+        raise _fail("__all__", "clubs_last_owner", clubs=names)
+
+
+def _alone(membership: Membership) -> list[int]:
+    """Lock ``membership``'s club: ``[its id]`` if ``membership`` is its only owner who can
+    log in, else ``[]``."""
+    return clubs_left_without_owner(
+        club_ids=[membership.club_id], leaving=lambda owner: owner.pk == membership.pk
     )
+
+
+def _locked(membership: Membership) -> Membership:
+    """``membership`` as stored now, locked (after the club's row); refused if it is gone."""
+    found = Membership.objects.select_for_update().filter(pk=membership.pk).first()
+    if found is None:
+        raise _fail("__all__", "member_gone")
+    return found
 
 
 def _by(user):
@@ -64,6 +118,7 @@ def member_add(*, club: Club, username: str, role: str, by=None) -> Membership:
     user = user_by_name(username)
     if user is None:
         raise _fail("username", "user_unknown", username=(username or "").strip())
+    club_lock(club_id=club.pk)
     existing = Membership.objects.filter(club=club, user=user).first()
     if existing is not None:
         return membership_role_change(membership=existing, role=role, by=by)
@@ -118,13 +173,15 @@ def _staff_leave(membership: Membership, by) -> None:
 @transaction.atomic
 def membership_role_change(*, membership: Membership, role: str, by=None) -> Membership:
     """Change a member's role; the membership's history keeps who changed it, and when. An
-    owner who becomes scorekeeper or member has their open invitations withdrawn."""
-    club_version_bump(club_id=membership.club_id)  # the club row first (services/cache.py)
-    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    owner who becomes scorekeeper or member has their open invitations withdrawn; the last
+    owner cannot step down (make someone else owner first)."""
+    alone = _alone(membership)
+    club_version_bump(club_id=membership.club_id)
+    membership = _locked(membership)
     if membership.role == role:
         return membership
-    if membership.role == Role.OWNER and role != Role.OWNER:
-        if not _owners_left(membership.club, without=membership):
+    if membership.role == Role.OWNER:
+        if alone:
             raise _fail("role", "last_owner")
         _invitations_withdraw(membership, by, "inviter no longer an owner")
     membership._change_reason = f"role {membership.role} → {role}"
@@ -136,10 +193,12 @@ def membership_role_change(*, membership: Membership, role: str, by=None) -> Mem
 
 @transaction.atomic
 def member_remove(*, membership: Membership, by=None) -> None:
-    """Remove a person from the club, and every right their membership gave them (above)."""
-    club_version_bump(club_id=membership.club_id)  # the club row first (services/cache.py)
-    membership = Membership.objects.select_for_update().get(pk=membership.pk)
-    if membership.role == Role.OWNER and not _owners_left(membership.club, without=membership):
+    """Remove a person from the club (an owner removing themselves: leaving it), and every
+    right their membership gave them (above). The last owner cannot leave."""
+    alone = _alone(membership)
+    club_version_bump(club_id=membership.club_id)
+    membership = _locked(membership)
+    if alone:
         raise _fail("role", "last_owner")
     _staff_leave(membership, by)
     _invitations_withdraw(membership, by, "inviter left the club")
@@ -151,7 +210,13 @@ def member_remove(*, membership: Membership, by=None) -> None:
 
 @transaction.atomic
 def membership_set(*, club: Club, user, role: str) -> Membership:
-    """Give ``user`` ``role`` in the club, whatever they had (demo data, benches, tests)."""
+    """Give ``user`` ``role`` in the club, whatever they had (demo data, benches, tests); the
+    last owner stays owner all the same."""
+    alone = clubs_left_without_owner(
+        club_ids=[club.pk], leaving=lambda owner: owner.user_id == user.pk
+    )
+    if alone and role != Role.OWNER:
+        raise _fail("role", "last_owner")
     club_version_bump(club_id=club.pk)
     membership, _created = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}

@@ -99,11 +99,9 @@ def _locked_state(club_id: int, game: str) -> RatingState:
     return state
 
 
-def _learn_one(deal: Deal, lines=None) -> bool:
-    """Learn a new deal incrementally when it comes after every rated deal; False when the
-    club's ratings must be replayed instead."""
-    state = _locked_state(deal.club_id, deal.game)
-    date = deal.session.date
+def _learnable(state: RatingState, deal: Deal, date) -> bool:
+    """Whether ``deal`` can be learned on top of the club's ratings as they are: they were
+    computed (with today's parameters) and the deal comes after every deal they learned."""
     if (
         state.deals == 0
         and rating_lines_count(club_id=deal.club_id, game=deal.game)
@@ -112,10 +110,65 @@ def _learn_one(deal: Deal, lines=None) -> bool:
         return False  # ratings never computed for this club's history: replay builds them
     if state.params != _params_key(deal.game):
         return False
-    if state.last_date is not None and (date, deal.pk) <= (
-        state.last_date,
-        state.last_deal_id or 0,
-    ):
+    return state.last_date is None or (date, deal.pk) > (state.last_date, state.last_deal_id or 0)
+
+
+def _learn(state: RatingState, deal: Deal, date, event) -> None:
+    """The deal's players' ratings after ``event`` (the deal), their history rows, and the
+    state moved on past the deal."""
+    current = {
+        r.player_id: r
+        for r in Rating.objects.filter(
+            club_id=deal.club_id, game=deal.game, player_id__in=event.players
+        )
+    }
+    rater = Rater(
+        params_for(deal.game),
+        ratings={p: (r.mu, r.sigma) for p, r in current.items()},
+        handicaps=state.handicaps,
+    )
+    after = rater.update(event)
+    history, created = [], []
+    for player_id, (mu, sigma) in after.items():
+        row = current.get(player_id)
+        if row is None:
+            row = Rating(club_id=deal.club_id, game=deal.game, player_id=player_id, deals=0)
+            created.append(row)
+        row.mu, row.sigma, row.score = mu, sigma, conservative(mu, sigma)
+        row.deals += 1
+        row.last_played = date
+        history.append(
+            RatingHistory(
+                club_id=deal.club_id,
+                game=deal.game,
+                player_id=player_id,
+                deal_id=deal.pk,
+                n=row.deals,
+                date=date,
+                mu=mu,
+                sigma=sigma,
+                generation=state.generation,
+            )  # fmt: skip
+        )
+    # Bulk writes; the deal's own service moves the club's data version in this transaction,
+    # so cached pages show the new ratings.
+    Rating.objects.bulk_create(created)
+    Rating.objects.bulk_update(
+        list(current.values()), ["mu", "sigma", "score", "deals", "last_played"]
+    )
+    RatingHistory.objects.bulk_create(history)
+    state.handicaps = {k: list(v) for k, v in sorted(rater.handicaps.items())}
+    state.deals += 1
+    state.last_deal_id = deal.pk
+    state.last_date = date
+
+
+def _learn_one(deal: Deal, lines=None) -> bool:
+    """Learn a new deal incrementally when it comes after every rated deal; False when the
+    club's ratings must be replayed instead."""
+    state = _locked_state(deal.club_id, deal.game)
+    date = deal.session.date
+    if not _learnable(state, deal, date):
         return False
     if lines is None:
         events = list(rating_events(club_id=deal.club_id, game=deal.game, deal_id=deal.pk))
@@ -123,51 +176,7 @@ def _learn_one(deal: Deal, lines=None) -> bool:
         events = deal_rating_events(game=deal.game, deal_id=deal.pk, date=date, lines=lines)
     if events:
         _deal_id, _date, event = events[0]
-        current = {
-            r.player_id: r
-            for r in Rating.objects.filter(
-                club_id=deal.club_id, game=deal.game, player_id__in=event.players
-            )
-        }
-        rater = Rater(
-            params_for(deal.game),
-            ratings={p: (r.mu, r.sigma) for p, r in current.items()},
-            handicaps=state.handicaps,
-        )
-        after = rater.update(event)
-        history, created = [], []
-        for player_id, (mu, sigma) in after.items():
-            row = current.get(player_id)
-            if row is None:
-                row = Rating(club_id=deal.club_id, game=deal.game, player_id=player_id, deals=0)
-                created.append(row)
-            row.mu, row.sigma, row.score = mu, sigma, conservative(mu, sigma)
-            row.deals += 1
-            row.last_played = date
-            history.append(
-                RatingHistory(
-                    club_id=deal.club_id,
-                    game=deal.game,
-                    player_id=player_id,
-                    deal_id=deal.pk,
-                    n=row.deals,
-                    date=date,
-                    mu=mu,
-                    sigma=sigma,
-                    generation=state.generation,
-                )  # fmt: skip
-            )
-        # Bulk writes; the deal's own service moves the club's data version in this
-        # transaction, so cached pages show the new ratings.
-        Rating.objects.bulk_create(created)
-        Rating.objects.bulk_update(
-            list(current.values()), ["mu", "sigma", "score", "deals", "last_played"]
-        )
-        RatingHistory.objects.bulk_create(history)
-        state.handicaps = {k: list(v) for k, v in sorted(rater.handicaps.items())}
-        state.deals += 1
-        state.last_deal_id = deal.pk
-        state.last_date = date
+        _learn(state, deal, date, event)
     state.computed_at = timezone.now()
     # The version stays: this deal comes after all history, and a replay computed meanwhile
     # learns it on top when it is written (``_catch_up``).

@@ -12,7 +12,9 @@ import rules
 from scoring.daifugo import DaifugoRound, score_daifugo
 from scoring.napoleon import NapoleonDeal, score_napoleon
 
+from .. import standings_fields
 from ..models import Game
+from ..standings_fields import BID_COUNTERS
 
 
 def _key(value) -> str | None:
@@ -202,42 +204,16 @@ def periods(day: datetime.date) -> tuple[str, str, str]:
     return (f"{day.year:04d}-{day.month:02d}", f"{day.year:04d}", "all")
 
 
-BID_COUNTERS: tuple[str, ...] = ("deals", "wins", "points", "solo_deals", "solo_wins")
-
-
 def bid_counters(spec: LineSpec) -> dict[str, int] | None:
-    """What the Napoleon's own line adds to their per-bid, per-trump record (``BID_COUNTERS``);
-    None for every other line."""
+    """What the Napoleon's own line adds to their per-bid, per-trump record (``BID_COUNTERS``,
+    every one given); None for every other line."""
     if spec.role != "napoleon" or spec.bid is None:
         return None
-    won = bool(spec.won)
-    return {
-        "deals": 1,
-        "wins": int(won),
-        "points": spec.points,
-        "solo_deals": int(spec.solo),
-        "solo_wins": int(spec.solo and won),
-    }
+    added = counters(spec)
+    return {name: added.get(name, 0) for name in BID_COUNTERS}
 
 
 def counters(spec: LineSpec) -> dict[str, int]:
-    """What one score line adds to its player's aggregates (pure; the service applies it)."""
-    c = {"points": spec.points, "deals": 1, "wins": 1 if spec.won else 0}
-    if spec.role == "napoleon":
-        c["napoleon_deals"] = 1
-        c["napoleon_wins"] = 1 if spec.won else 0
-        if spec.solo:
-            c["solo_deals"] = 1
-            c["solo_wins"] = 1 if spec.won else 0
-    elif spec.role == "adjutant":
-        c["adjutant_deals"] = 1
-        c["adjutant_wins"] = 1 if spec.won else 0
-    elif spec.role in rules.TITLES:
-        c[f"title_{spec.role}"] = 1
-    if spec.plan_b:
-        c["plan_b_suffered" if spec.role in ("napoleon", "adjutant") else "plan_b_inflicted"] = 1
-    if spec.miyako_ochi:
-        c["miyako_ochi"] = 1
-    if spec.forbidden:
-        c["forbidden"] = 1
-    return {k: v for k, v in c.items() if v}
+    """What one score line adds to its player's aggregates (pure; the service applies it), as
+    ``standings_fields`` defines each counter."""
+    return standings_fields.counts(spec)

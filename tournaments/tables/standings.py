@@ -1,7 +1,8 @@
 """Standings tables (django-tables2), fed with ``selectors.standings.StandingRow`` objects.
 
 Sorting a column re-orders the rows for reading; the rank column always shows the official
-rank computed by ``tournaments.ranking`` (points, then the documented tiebreaks).
+rank computed by ``tournaments.ranking`` (points, then the documented tiebreaks). The columns
+after the player are the fields ``standings_fields`` shows in the table, in its order.
 """
 
 import django_tables2 as tables
@@ -9,9 +10,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from rules import TITLE_LABELS
-
-from ..i18n import term_html
+from .. import standings_fields
+from ..i18n import heading
+from ..standings_fields import DAIFUGO, NAPOLEON, TABLE
 
 
 class NumberColumn(tables.Column):
@@ -21,19 +22,31 @@ class NumberColumn(tables.Column):
         super().__init__(*args, **kwargs)
 
 
+class FieldColumn(NumberColumn):
+    """A standings field's column, headed as ``i18n.heading`` says: a game term (大富豪) with its
+    gloss on an English page, any other heading translated."""
+
+    def __init__(self, field: standings_fields.Field):
+        self.field = field
+        th = {"class": "num"} | ({"title": _(field.hint)} if field.hint else {})
+        text = field.heading(TABLE)
+        super().__init__(
+            verbose_name=text if field.term else _(text), attrs={"th": th, "td": {"class": "num"}}
+        )
+
+    @property
+    def header(self):
+        return heading(self.field, TABLE)
+
+
 class StandingsTable(tables.Table):
     rank = NumberColumn(verbose_name=_("Rank"))
     name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
-    points = NumberColumn(verbose_name=_("Points"))
-    deals = NumberColumn(verbose_name=_("Deals"))
-    average = NumberColumn(
-        verbose_name=_("Avg"),
-        attrs={"th": {"class": "num", "title": _("average per deal")}, "td": {"class": "num"}},
-    )
 
     class Meta:
-        # The body is written out plainly (cell-by-cell rendering cost ~2 ms a row);
-        # django-tables2 still does the sorting and the header links.
+        # The body is written out plainly (cell-by-cell rendering cost ~2 ms a row): each row's
+        # ``cells`` for the table's ``fields``; django-tables2 still does the sorting and the
+        # header links.
         template_name = "tournaments/public/standings_table.html"
         attrs = {"class": "standings"}
         orderable = True
@@ -47,58 +60,24 @@ class StandingsTable(tables.Table):
         url = reverse("player_detail", args=[self.club_slug, record.player_id])
         return format_html('<a href="{}"><bdi>{}</bdi></a>', url, value)
 
-    def render_average(self, value):
-        return f"{value:+.2f}" if value else "0.00"
 
-    def render_points(self, value):
-        return f"{value:+d}" if value else "0"
-
-
-class NapoleonStandingsTable(StandingsTable):
-    game = "napoleon"
-
-    class Meta(StandingsTable.Meta):  # django-tables2 reads Meta from each class body
-        pass
-
-    napoleon_deals = NumberColumn(verbose_name=_("As Napoleon"))
-    napoleon_wins = NumberColumn(verbose_name=_("Napoleon wins"))
-    win_rate = NumberColumn(verbose_name=_("Win rate"))
-    adjutant_deals = NumberColumn(verbose_name=_("As adjutant"))
-    solo_wins = NumberColumn(verbose_name=_("Solo wins"))
-
-    def render_win_rate(self, value):
-        return f"{value:.1f}%"
-
-
-class TermColumn(NumberColumn):
-    """A column headed by a game term: 大富豪, and on an English page its gloss after it."""
-
-    def __init__(self, japanese: str, **kwargs):
-        self.japanese = japanese
-        super().__init__(verbose_name=japanese, **kwargs)
-
-    @property
-    def header(self):
-        return term_html(self.japanese)
-
-
-class DaifugoStandingsTable(StandingsTable):
-    game = "daifugo"
-
-    class Meta(StandingsTable.Meta):  # django-tables2 reads Meta from each class body
-        empty_text = _("No rounds in this period yet.")
-
-    deals = NumberColumn(verbose_name=_("Rounds"))
-    average = NumberColumn(
-        verbose_name=_("Avg"),
-        attrs={"th": {"class": "num", "title": _("average per round")}, "td": {"class": "num"}},
+def _game_table(name: str, game: str, empty_text) -> type[StandingsTable]:
+    """The standings table of ``game``: a column for each field it shows. (django-tables2 reads
+    ``Meta`` from each class body: a subclass without its own loses the parent's.)"""
+    fields = standings_fields.shown(game, TABLE)
+    meta = type("Meta", (StandingsTable.Meta,), {"empty_text": empty_text})
+    body = {"__module__": __name__, "Meta": meta, "game": game, "fields": fields}
+    return type(StandingsTable)(
+        name, (StandingsTable,), body | {f.name: FieldColumn(f) for f in fields}
     )
-    title_daifugo = TermColumn(TITLE_LABELS["daifugo"][0])
-    title_fugo = TermColumn(TITLE_LABELS["fugo"][0])
-    title_heimin = TermColumn(TITLE_LABELS["heimin"][0])
-    title_hinmin = TermColumn(TITLE_LABELS["hinmin"][0])
-    title_daihinmin = TermColumn(TITLE_LABELS["daihinmin"][0])
-    miyako_ochi = TermColumn("都落ち")
+
+
+NapoleonStandingsTable = _game_table(
+    "NapoleonStandingsTable", NAPOLEON, _("No deals in this period yet.")
+)
+DaifugoStandingsTable = _game_table(
+    "DaifugoStandingsTable", DAIFUGO, _("No rounds in this period yet.")
+)
 
 
 def standings_table(game: str, rows, *, club_slug: str, request=None):

@@ -15,6 +15,11 @@ marked ``lang="ja"`` and followed by its English gloss (``i18n.GLOSSES``): ç‹¬ã‚
 ``{{ points|signed }}``: points with their sign as the pages print them (+2, -1, 0; 0.00).
 
 ``{{ session.ruleset|ruleset_name }}``: a club rule set by the name every page uses.
+
+``{{ field|heading:"table" }}``: a standings field's heading in that place (``standings_fields``:
+"file", "table", "player"): a game term as ``|term`` shows it, any other heading translated.
+
+``{% for text in row|cells:fields %}``: a standings row's ``fields`` as the pages write them.
 """
 
 import re
@@ -23,7 +28,9 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
+from .. import i18n
 from ..i18n import list_join, term_html
+from ..selectors.sessions import ruleset_label
 
 register = template.Library()
 
@@ -92,6 +99,16 @@ def signed(value) -> str:
 @register.filter
 def ruleset_name(ruleset) -> str:
     """A club rule set's name as every page shows it (``selectors.sessions.ruleset_label``)."""
-    from ..selectors.sessions import ruleset_label
-
     return ruleset_label(ruleset) if ruleset is not None else ""
+
+
+@register.filter
+def heading(field, place: str):
+    """A standings field's heading in ``place`` (``i18n.heading``)."""
+    return i18n.heading(field, place)
+
+
+@register.filter
+def cells(row, fields) -> list[str]:
+    """A standings row's ``fields`` written as the pages write them (``StandingRow.cells``)."""
+    return row.cells(fields)

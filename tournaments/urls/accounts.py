@@ -3,10 +3,13 @@
 from django.urls import path
 
 from ..views import accounts as v
+from ..views import api_tokens
 
 urlpatterns = [
     path("invite/<str:token>/", v.invitation_open_view, name="invitation_open"),
     path("me/clubs/", v.my_clubs_view, name="my_clubs"),
+    path("me/tokens/", api_tokens.api_tokens_view, name="api_tokens"),
+    path("me/tokens/<id:pk>/revoke/", api_tokens.api_token_revoke_view, name="api_token_revoke"),
     path("c/<slug:club_slug>/me/", v.club_me_view, name="club_me"),
     path("c/<slug:club_slug>/me/claim/", v.player_claim_view, name="player_claim"),
     path("c/<slug:club_slug>/me/name/", v.display_name_view, name="display_name"),

@@ -67,6 +67,11 @@ urlpatterns = [
         name="tournament_entry_drop",
     ),
     path(
+        "t/<id:tournament_id>/entries/<id:entry_id>/remove/",
+        v.entry_remove_view,
+        name="tournament_entry_remove",
+    ),
+    path(
         "t/<id:tournament_id>/entries/<id:entry_id>/pin/",
         v.entry_pin_view,
         name="tournament_entry_pin",

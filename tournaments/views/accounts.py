@@ -24,7 +24,7 @@ from ..i18n import error_text
 from ..models import Invitation, Membership, Player, PlayerClaim, PlayerMerge, Role
 from ..permissions import club_for_request
 from ..selectors import accounts as sel
-from ..selectors.players import merge_preview
+from ..selectors.merge import merge_preview
 from ..services.claims import (
     claim_confirm,
     claim_reject,
@@ -39,7 +39,7 @@ from ..services.invitations import (
     invitation_reissue,
     invitation_revoke,
 )
-from ..services.merge import player_merge, player_merge_undo
+from ..services.merge import merge_refusal, player_merge, player_merge_undo
 
 
 def invitation_link(invitation: Invitation) -> str:
@@ -180,7 +180,7 @@ def _membership(request, club) -> Membership:
 
 
 def _render_me(request, club, *, claim_form=None, name_form=None, status=200):
-    membership = Membership.objects.filter(club=club, user=request.user).first()
+    membership = sel.my_membership(club=club, user=request.user)
     players = sel.unclaimed_players(club=club)
     return render(request, "tournaments/accounts/me.html", {
         "club": club,
@@ -279,10 +279,18 @@ def claim_undo_view(request, club_slug, pk):
     )  # fmt: skip
 
 
+def _merge_preview(club, keep, merge):
+    """The preview, with each reason the merge would be refused said as the merge would."""
+    preview = merge_preview(club=club, keep=keep, merge=merge)
+    preview.refusals = [(error_text(merge_refusal(o)), o) for o in preview.obstacles]
+    return preview
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def player_merge_view(request, club_slug):
-    """Choose two players; the first press shows what will move and asks; the second merges."""
+    """Choose two players; the first press shows what will move and every reason the merge
+    would be refused, and asks only when there is none; the second merges."""
     club = club_for_request(request, club_slug, role=Role.OWNER)
     players = club.players.order_by("name")
     form = PlayerMergeForm(request.POST or None, players=players)
@@ -293,17 +301,18 @@ def player_merge_view(request, club_slug):
         if form.is_valid():
             keep = get_object_or_404(Player, club=club, pk=form.cleaned_data["keep"])
             merge = get_object_or_404(Player, club=club, pk=form.cleaned_data["merge"])
-            if not form.cleaned_data["confirm"] or keep.pk == merge.pk:
-                if keep.pk == merge.pk:
-                    form.add_error("merge", _("Choose two different players."))
-                else:
-                    preview = merge_preview(club=club, keep=keep, merge=merge)
-                    status = 200
+            if keep.pk == merge.pk:
+                form.add_error("merge", _("Choose two different players."))
+            elif not form.cleaned_data["confirm"]:
+                preview = _merge_preview(club, keep, merge)
+                status = 200
             else:
                 try:
                     record = player_merge(club=club, keep=keep, merge=merge, by=request.user)
-                except EfudaError as err:
-                    add_efuda_error(form, err)
+                except EfudaError as err:  # something changed since the preview: again
+                    preview = _merge_preview(club, keep, merge)
+                    if not preview.refusals:
+                        preview.refusals = [(error_text(err), None)]
                 else:
                     text = _("“%(merged)s” merged into “%(kept)s”: %(deals)s deal(s) moved. "
                              "Undo it below if it was a mistake.")  # fmt: skip

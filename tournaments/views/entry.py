@@ -23,8 +23,10 @@ from ..i18n import error_text
 from ..models import Deal, Game, GameSession, Role
 from ..permissions import club_for_request
 from ..selectors.events import session_table
+from ..selectors.history import deal_history
+from ..selectors.offline import offline_scoring
 from ..selectors.outbox import points_line, similar_deals, similar_summary
-from ..selectors.sessions import deal_history, preview_row, previous_players, session_detail
+from ..selectors.sessions import preview_row, previous_players, session_detail
 from ..selectors.visibility import deal_visibility
 from ..services.deals import (
     deal_delete,
@@ -217,6 +219,8 @@ def _page(request, session, form, row, *, deal=None, redirect_to=None):
     context["club"] = session.club
     context["detail"] = session_detail(session) if deal is None else None
     context["author"] = user_author(request.user)
+    if deal is None:  # the phone scores what it keeps while offline (static/js/outbox.js)
+        context["offline"] = offline_scoring(session=session, names=form.names)
     return render(request, "tournaments/entry/entry.html", context)
 
 
@@ -406,7 +410,7 @@ def deal_restore_view(request, club_slug, pk):
 def deal_history_view(request, club_slug, pk):
     club = club_for_request(request, club_slug, role=Role.MEMBER)
     deal = get_object_or_404(Deal.objects.select_related("session"), club=club, pk=pk)
-    if not deal_visibility(club=club, user=request.user).session_visible(deal.session):
+    if not deal_visibility(club=club, reader=request.reader).session_visible(deal.session):
         raise Http404  # a frozen round's deal: the session page's own rule
     return render(request, "tournaments/entry/history.html", {
         "club": club, "deal": deal, "session": deal.session, "entries": deal_history(deal),

@@ -3,13 +3,16 @@
 
 The 500 page is rendered without the request's context: no context processor runs, so it
 reads nothing from the database (the error may be the database) and asks nothing of the
-session; it is the site's base template with the parts that need them left out.
+session; it is the site's base template with the parts that need them left out. A database
+connection lost outside a view is answered 503 "try again in a moment" instead (db_errors.py).
 """
 
 from django.http import HttpResponseForbidden, HttpResponseNotFound, HttpResponseServerError
 from django.shortcuts import render
 from django.template import loader
 from django.views.decorators.csrf import requires_csrf_token
+
+from ..db_errors import lost_connection_response
 
 
 @requires_csrf_token
@@ -29,4 +32,8 @@ def csrf_failure_view(request, reason=""):
 
 
 def server_error_view(request):
+    # A lost database connection outside a view (a session read in a middleware): 503.
+    unavailable = lost_connection_response(request)
+    if unavailable is not None:
+        return unavailable
     return HttpResponseServerError(loader.get_template("errors/500.html").render({}))

@@ -1,11 +1,12 @@
 """Club owners upload a results file: the same all-or-nothing import as ``import_results``.
 
-A small file is imported in the request; a large one (more than
-``settings.IMPORT_BACKGROUND_LINES`` lines, or any workbook) goes to the task queue and the
-owner watches its progress on the job's page (htmx polls ``import_job_view``)."""
+The file is checked first (its kind from its content, what it claims against every limit: a file
+over one is refused at once, and nothing is stored). A small CSV file is then imported in the
+request; a large one (more than ``settings.IMPORT_BACKGROUND_LINES`` lines, or any workbook)
+goes to the task queue and the owner watches its progress on the job's page (htmx polls
+``import_job_view``)."""
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,10 +21,11 @@ from ..models import ImportJob, Role
 from ..permissions import club_for_request
 from ..services.import_files import source_label
 from ..services.import_jobs import (
+    import_check,
+    import_in_background,
     import_job_create,
     import_job_expire,
     import_job_restart,
-    import_lines,
 )
 from ..services.imports import (
     DAIFUGO_COLUMNS,
@@ -76,10 +78,11 @@ def results_import_view(request, club_slug: str):
         data = upload.read(MAX_BYTES + 1)
         sheet = form.cleaned_data["sheet"].strip()
         try:
-            if len(data) <= MAX_BYTES and import_lines(data) > settings.IMPORT_BACKGROUND_LINES:
+            checked = import_check(data, filename=upload.name)
+            if import_in_background(checked):
                 job = import_job_create(club=club, data=data, user=request.user,
                                         filename=upload.name, sheet=sheet,
-                                        language=get_language())  # fmt: skip
+                                        language=get_language(), checked=checked)  # fmt: skip
                 return redirect("manage_import_job", club_slug=club.slug, job_id=job.pk)
             report = results_import(club=club, file=data, user=request.user,
                                     filename=upload.name, sheet=sheet)  # fmt: skip

@@ -18,13 +18,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
-# What an entry page needs to open without a connection (besides the page itself).
+# What an entry page needs to open without a connection (besides the page itself): every
+# static/js module it imports included (tests/views/test_offline_files.py).
 OFFLINE_ASSETS = [
     "css/efuda.css",
     "css/outbox.css",
+    "js/entry-head.js",
     "js/entry.js",
+    "js/entry-preview.js",
+    "js/entry-taps.js",
+    "js/entry-problems.js",
     "js/outbox.js",
+    "js/outbox-list.js",
+    "js/outbox-form.js",
     "js/outbox-core.js",
+    "js/outbox-points.js",
+    "js/outbox-totals.js",
+    "js/scoring-core.js",
     "vendor/idiomorph.min.js",
     "vendor/htmx.min.js",
     "icons/efuda.svg",

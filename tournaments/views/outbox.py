@@ -204,8 +204,9 @@ def outbox_reply(
     request, *, deal=None, form=None, next_url: str = "", form_html: str = ""
 ) -> JsonResponse:
     """JSON for the outbox: 200 with the deal's number when recorded (``repeat`` when it was
-    recorded before) and the page that comes next; 422 when refused, with the problems as codes
-    and, for a live save, ``form``: the entry form with the messages beside its fields."""
+    recorded before), its points (player id → points, as efuda scored them: they win over the
+    phone's) and the page that comes next; 422 when refused, with the problems as codes and,
+    for a live save, ``form``: the entry form with the messages beside its fields."""
     if request.headers.get(HEADER) == "queued":
         list(messages.get_messages(request))  # sent in the background: no pile of page messages
     if deal is not None:
@@ -213,10 +214,13 @@ def outbox_reply(
         text = (
             _("No. %(seq)s was already recorded.") if repeat else _("No. %(seq)s recorded.")
         ) % {"seq": deal.seq}
+        # The deal's points as efuda scored them: the phone holds them against its own.
+        points = (deal.outcome or {}).get("points") or {}
         return JsonResponse(
-            {"ok": True, "seq": deal.seq, "repeat": repeat, "message": text, "next": next_url},
+            {"ok": True, "seq": deal.seq, "repeat": repeat, "message": text, "next": next_url,
+             "points": points},
             status=200,
-        )
+        )  # fmt: skip
     problems = _problems(form) if form is not None else []
     text, errors = _form_text(form, problems) if form is not None else ("", {})
     if not text:

@@ -61,6 +61,7 @@ from config.routers import reading_replica, replica_failed
 from ..context_processors import CSRF_PLACEHOLDER, request_token
 from ..models import Club
 from ..permissions import club_role
+from ..reader import Reader
 from ..selectors.clubs import club_page_version, replica_caught_up
 from ..selectors.visibility import Visibility, deal_visibility
 
@@ -83,12 +84,12 @@ def reader_view(request, club: Club, visibility: Visibility | None = None) -> st
     them (``visibility``, the reader's :func:`deal_visibility`, computed here if not given): two
     readers get the same view only when the same deals are hidden from both. What a role
     changes in a shared part (buttons) is named by the part itself."""
-    user = getattr(request, "user", None)
-    if not getattr(user, "is_authenticated", False):
+    reader = Reader.of_request(request)
+    if not reader.is_authenticated:
         return ANONYMOUS
     if visibility is None:
-        visibility = deal_visibility(club=club, user=user)
-    role = MEMBER if club_role(user, club) else PUBLIC
+        visibility = deal_visibility(club=club, reader=reader)
+    role = MEMBER if club_role(reader, club) else PUBLIC
     return f"{role}:{visibility.key}"
 
 
@@ -263,6 +264,7 @@ def neutral_request(request) -> HttpRequest:
     neutral.GET = request.GET
     neutral.META = {k: request.META[k] for k in NEUTRAL_META if k in request.META}
     neutral.user = AnonymousUser()
+    neutral.reader = Reader(user=neutral.user)
     neutral.resolver_match = getattr(request, "resolver_match", None)
     neutral.LANGUAGE_CODE = get_language()
     neutral.efuda_page_cache = True  # the CSRF placeholder (context_processors.csrf)

@@ -53,17 +53,32 @@ def standings_url(club: Club, game: str, period: Period | None) -> str | None:
     return reverse("standings_month", args=[club.slug, game, period.year, f"{period.month:02d}"])
 
 
+def _my_standing_box(club: Club, player_id: int, visibility, today) -> str:
+    """The "my standing" box of a member linked to a player, rendered."""
+    me = my_summary(club=club, player_id=player_id, visibility=visibility, today=today)
+    return render_to_string(
+        "tournaments/accounts/_me_summary.html",
+        {
+            "club": club,
+            "me": me,
+            "me_rows": [
+                (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
+            ],
+        },
+    )
+
+
 @require_safe
 @cached_page
 def club_home_view(request, club_slug: str):
     club = club_for_request(request, club_slug, with_player=True)
     today = timezone.localdate()
-    visibility = deal_visibility(club=club, user=request.user)
+    visibility = deal_visibility(club=club, reader=request.reader)
 
     def shared(neutral):  # leaders, latest sessions, tournaments: alike for the same view
         # The tournaments listed follow reader_view (members also see private ones), the
         # leaders and sessions the reader's visibility (part of reader_view too).
-        home = club_home(club=club, user=request.user, visibility=visibility, today=today)
+        home = club_home(club=club, reader=request.reader, visibility=visibility, today=today)
         return {
             "club": club,
             "home": home,
@@ -81,22 +96,11 @@ def club_home_view(request, club_slug: str):
     # what it shows follows from the club's records, what the reader may see of them and the
     # player alone, so the box is kept rendered per player under this page's key (version,
     # language, day, view). The player's id comes with the club's row (one query, not two).
-    is_member = has_role(request.user, club, Role.MEMBER)
-    player_id = club.reader_player_id if is_member else None
+    is_member = has_role(request.reader, club, Role.MEMBER)
+    player_id = request.reader.players[club.pk] if is_member else None
 
     def my_standing_box():
-        player = Player.objects.get(pk=player_id, club=club)
-        me = my_summary(club=club, player=player, visibility=visibility, today=today)
-        return render_to_string(
-            "tournaments/accounts/_me_summary.html",
-            {
-                "club": club,
-                "me": me,
-                "me_rows": [
-                    (g, label, me.standing.get(g), me.ranked.get(g)) for g, label in Game.choices
-                ],
-            },
-        )
+        return _my_standing_box(club, player_id, visibility, today)
 
     return render(
         request,
@@ -104,15 +108,15 @@ def club_home_view(request, club_slug: str):
         {
             "club": club,
             "shared": parts,
-            "can_record": can_record(request.user, club),
+            "can_record": can_record(request.reader, club),
             # The tools of an owner or a scorekeeper (what waits for an owner, counted).
-            "tools": club_tools(club=club, role=club_role(request.user, club)),
+            "tools": club_tools(club=club, role=club_role(request.reader, club)),
             # "my standing" for a logged-in member linked to a player of the club
             "my_standing": mark_safe(parts.value("my-standing", my_standing_box, player_id))  # noqa: S308 - our template
             if player_id
             else None,
             # a "this is me" waiting for an owner: said, not asked again (read with the club)
-            "pending_claim_name": None if player_id else club.reader_claim_name,
+            "pending_claim_name": None if player_id else request.reader.claims[club.pk],
             "is_member": is_member,
         },
     )
@@ -129,7 +133,7 @@ def standings_view(
         period = Period.of(year, month)
     except ValueError:
         raise Http404 from None
-    visibility = deal_visibility(club=club, user=request.user)
+    visibility = deal_visibility(club=club, reader=request.reader)
     fmt = request.GET.get("format", "html")
     if fmt in STANDINGS_FILES:
         result = standings(
@@ -170,7 +174,7 @@ def standings_view(
 @cached_page
 def player_detail_view(request, club_slug: str, player_id: int):
     club = club_for_request(request, club_slug)
-    visibility = deal_visibility(club=club, user=request.user)
+    visibility = deal_visibility(club=club, reader=request.reader)
 
     def shared(neutral):  # the player is read only when the page is not kept yet
         player = get_object_or_404(Player, club=club, pk=player_id)
@@ -187,8 +191,8 @@ def player_detail_view(request, club_slug: str, player_id: int):
             "club": club,
             "player": player,
             "stats": stats,
-            "napoleon": stats.totals.get(Game.NAPOLEON),
-            "daifugo": stats.totals.get(Game.DAIFUGO),
+            "napoleon": stats.facts(Game.NAPOLEON),
+            "daifugo": stats.facts(Game.DAIFUGO),
             "cumulative_chart": cumulative,
             "monthly_chart": monthly,
             "rating_charts": rating_charts,

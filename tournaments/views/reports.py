@@ -27,7 +27,7 @@ def _session(request, club_slug: str, session_id: int) -> GameSession:
     session = get_object_or_404(
         GameSession.objects.select_related("club", "ruleset"), club=club, pk=session_id
     )
-    if not deal_visibility(club=club, user=request.user).session_visible(session):
+    if not deal_visibility(club=club, reader=request.reader).session_visible(session):
         raise Http404  # the session page's own rule (views/sessions.py)
     return session
 

@@ -35,12 +35,12 @@ def entry_url(session: GameSession) -> str:
 @require_safe
 def session_list_view(request, club_slug: str):
     club = club_for_request(request, club_slug)
-    visibility = deal_visibility(club=club, user=request.user)
+    visibility = deal_visibility(club=club, reader=request.reader)
     table = SessionTable(club_sessions(club=club, visibility=visibility), club=club)
     RequestConfig(request, paginate={"per_page": 20}).configure(table)
     return render(request, "tournaments/sessions/list.html", {
-        "club": club, "table": table, "can_record": can_record(request.user, club),
-        "can_manage": can_manage(request.user, club),
+        "club": club, "table": table, "can_record": can_record(request.reader, club),
+        "can_manage": can_manage(request.reader, club),
     })  # fmt: skip
 
 
@@ -108,7 +108,7 @@ def no_store_for_visitors_with_a_session(view):
 @cached_page
 def session_detail_view(request, club_slug: str, pk: int):
     club = club_for_request(request, club_slug)
-    visibility = deal_visibility(club=club, user=request.user)
+    visibility = deal_visibility(club=club, reader=request.reader)
     if pk in visibility.hidden_session_ids:
         # A private tournament's table, a frozen round's: as if it did not exist. Asked for
         # every request (a kept part never stands in for it); nothing to ask when nothing is
@@ -129,7 +129,7 @@ def session_detail_view(request, club_slug: str, pk: int):
     return render(request, "tournaments/sessions/detail.html", {
         "club": club, "shared": SharedParts(request, club, shared, visibility=visibility),
         # the buttons of those who may record: a part kept for them, another for the others
-        "can_record": can_record(request.user, club),
+        "can_record": can_record(request.reader, club),
     })  # fmt: skip
 
 

@@ -1,16 +1,24 @@
-"""``manage.py demo_data [--if-empty] [--reset]``: a demo club a new user can look around in.
+"""``manage.py demo_data [--if-empty] [--reset] [--deals N]``: a demo club a new user can look
+around in, or a big one to try efuda at scale.
 
-「絵札ナポレオン会」 (slug ``demo``, public): ten players, three club rule sets, and the current and
-the previous month (in the site's time zone) of Napoleon and Daifugō evenings. The deals are
-random but seeded, plausible (bids mostly near the minimum, about half of them made, the odd
-solo, redeal and forbidden finish) and recorded through ``deal_record``, so score lines,
-standings aggregates and history are exactly what entry at the table writes.
+「絵札ナポレオン会」 (slug ``demo``, public): ten players (and a typo), three club rule sets,
+and the current and the previous month (in the site's time zone) of Napoleon and Daifugō
+evenings. The deals are random but seeded, plausible (bids mostly near the minimum, about half
+of them made, the odd solo, redeal and forbidden finish) and recorded through ``deal_record``,
+so score lines, standings aggregates and history are exactly what entry at the table writes.
 Log in as demo / demo-pass (owner), scorer / scorer-pass (scorekeeper), member / member-pass
 (who is the player 花子, so the club home shows their standing). An open invitation (member,
 for up to 100 people, 90 days) lets a new visitor try sign-up and joining: its link is printed.
 A public tournament today (「絵札杯(デモ)」, ten players, round 1 drawn and started) lets a
 visitor try the tournament evening: one seated player's PIN per table is printed, to record a
-deal from a phone as a player would.
+deal from a phone as a player would. On the first evening 太郎 was recorded as 「太朗」 at the
+大富豪 table (a typo not entered in the tournament), so *Merge two players* has a mistake to
+mend. Daifugō rounds name the players at the table (``players``), as the phone's form does.
+
+``--deals N`` makes the same club with N deals of history instead of two months: weekly
+evenings up to yesterday at as many tables as N needs (ten years at most), a member for about
+every 400 deals, imported in bulk through the results import (``demo_history``), so a live
+database holds a realistic big club in seconds rather than hours.
 """
 
 import datetime
@@ -23,7 +31,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.cards import SUITS
+from tournaments.management.demo_history import daifugo_round, history_import, napoleon_deal
 from tournaments.models import Club, Deal, Game, GameSession, Role, ScoreLine
 from tournaments.selectors.rulesets import session_rules
 from tournaments.services.claims import claim_confirm, player_claim
@@ -47,6 +55,7 @@ CLUB_NAME = "絵札ナポレオン会"
 USERS = (("demo", "demo-pass", Role.OWNER), ("scorer", "scorer-pass", Role.SCOREKEEPER),
          ("member", "member-pass", Role.MEMBER))  # fmt: skip
 PLAYERS = ("太郎", "花子", "健一", "ゆき", "翔太", "美咲", "次郎", "さくら", "Ken", "Sophie")
+TYPO = "太朗"  # 太郎, mistyped on the first evening
 # code, preset, options, name
 RULESETS = (
     ("wiki-12", "napoleon-wiki", {"min_bid": 12}, "ナポレオン(トリテwiki・12枚から)"),
@@ -67,8 +76,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--reset", action="store_true", help="delete the demo club first and build it again"
         )
+        parser.add_argument(
+            "--deals", type=int, metavar="N",
+            help="a big club instead: N deals of weekly evenings up to yesterday, imported in "
+            "bulk (the results import's path), with as many members as such a club has",
+        )  # fmt: skip
 
-    def handle(self, *args, if_empty, reset, **options):
+    def handle(self, *args, if_empty, reset, deals=None, **options):
+        if deals is not None and deals < 1:
+            raise CommandError("--deals must be at least 1.")
         if if_empty and Club.objects.exists():
             self.stdout.write("A club exists already: no demo data added.")
             return
@@ -78,7 +94,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             if existing is not None:
                 _delete(existing)
-            club, deals = build_demo(today=timezone.localdate())
+            club, deals = build_demo(today=timezone.localdate(), deals=deals)
             pins = build_demo_tournament(club=club, today=timezone.localdate())
         invitation = club.invitations.order_by("-id").first()
         link = settings.SITE_URL + reverse("invitation_open", args=[invitation.token])
@@ -140,12 +156,15 @@ def club_nights(today: datetime.date) -> list[datetime.date]:
     return nights + (this_month or [today])
 
 
-def build_demo(*, today: datetime.date) -> tuple[Club, int]:
+def build_demo(*, today: datetime.date, deals: int | None = None) -> tuple[Club, int]:
+    """The demo club; its deals are two months recorded one by one through ``deal_record``,
+    or, with ``deals``, that many deals of history imported in bulk (``demo_history``)."""
     users = {name: _user(name, password) for name, password, _role in USERS}
     club = club_create(slug=SLUG, name=CLUB_NAME, owner=users["demo"], is_public=True)
     for name, _password, role in USERS[1:]:
         membership_set(club=club, user=users[name], role=role)
     players = [str(player_get_or_create(club=club, name=n).id) for n in PLAYERS]
+    taro, typo = players[0], str(player_get_or_create(club=club, name=TYPO).id)
     hanako = club.players.get(name="花子")
     claim = player_claim(club=club, user=users["member"], player=hanako)
     claim_confirm(claim=claim, by=users["demo"])
@@ -157,6 +176,10 @@ def build_demo(*, today: datetime.date) -> tuple[Club, int]:
     }
     rng = random.Random(SEED)
     scorer = users["scorer"]
+    if deals is not None:
+        written = history_import(club=club, deals=deals, today=today, rng=rng,
+                                 first_names=PLAYERS, user=scorer)  # fmt: skip
+        return club, written
     deals = 0
     for night, day in enumerate(club_nights(today)):
         tables = [("A", "wiki-12", rng.choice((5, 5, 5, 4, 6)), rng.randint(7, 10)),
@@ -167,42 +190,18 @@ def build_demo(*, today: datetime.date) -> tuple[Club, int]:
             session = session_create(club=club, ruleset=rulesets[code], date=day, table=table,
                                      user=scorer)  # fmt: skip
             seats = rng.sample(players, size)
+            if night == 0 and code == "daifugo":  # the typo: 太郎 recorded as 「太朗」
+                seats = [typo] + [s for s in seats if s != taro][: size - 1]
             for _ in range(count):
-                data = (_napoleon(rng, seats, session) if session.game == Game.NAPOLEON
-                        else _daifugo(rng, seats, session))  # fmt: skip
+                if session.game == Game.NAPOLEON:
+                    data = napoleon_deal(rng, seats, session_rules(session))
+                else:
+                    data = _daifugo(rng, seats, session)
                 deal_record(session=session, data=data, user=scorer)
                 deals += 1
     return club, deals
 
 
-def _napoleon(rng: random.Random, seats: list[str], session: GameSession) -> dict:
-    rules = session_rules(session)
-    if rng.random() < 0.06:
-        return {"seats": seats, "napoleon": None, "redeal": True}
-    low, high = rules.bids[len(seats)]
-    bid = min(high, low + rng.choices(range(6), weights=(30, 26, 18, 12, 8, 6))[0])
-    napoleon = rng.choice(seats)
-    trump = rng.choice(SUITS)
-    called = rng.choices(["SA", f"{trump}J", f"{trump}A", f"{trump}K"], weights=(6, 2, 2, 1))[0]
-    solo = rng.random() < 0.1
-    adjutant = None if solo else rng.choice([s for s in seats if s != napoleon])
-    widow = rules.widow[len(seats)]
-    discarded = rng.choices(range(widow + 1), weights=[5] + [2] * widow)[0]
-    honours = max(0, min(20 - discarded, bid + rng.randint(-4, 3)))
-    data = {"seats": seats, "napoleon": napoleon, "bid": bid, "trump": trump,
-            "called": called, "adjutant": adjutant, "solo": solo, "honours": honours,
-            "discarded": discarded, "redeal": False}  # fmt: skip
-    if rules.discard_policy == "last_trick":
-        data["last_trick"] = rng.choice(("napoleon", "allies"))
-    return data
-
-
 def _daifugo(rng: random.Random, seats: list[str], session: GameSession) -> dict:
-    order = rng.sample(seats, len(seats))
     last = session.deals.filter(is_deleted=False).order_by("-seq").first()
-    if last is not None and rng.random() < 0.4:  # the 大富豪's cards are better: often first again
-        top = last.outcome["final_order"][0]
-        order.remove(top)
-        order.insert(0, top)
-    forbidden = [rng.choice(order[:-1])] if rng.random() < 0.08 else []
-    return {"order": order, "forbidden": forbidden}
+    return daifugo_round(rng, seats, last.outcome["final_order"][0] if last else None)

@@ -6,6 +6,7 @@ tournament table are recorded by exactly the same ``deal_record`` as in club ses
 module per concern; this package re-exports them (``services.events.round_draw`` …).
 """
 
+from ..table_check import table_deal_check
 from .adjustments import adjustment_add, adjustment_delete
 from .changes import PlanChange, entry_leave, entry_replace
 from .common import (
@@ -17,7 +18,7 @@ from .common import (
     PIN_FAILURES_PER_ENTRY,
     TIMER_MAX_MINUTES,
 )
-from .entries import entry_add, entry_check_in, entry_undrop, tournament_create
+from .entries import entry_add, entry_check_in, entry_remove, entry_undrop, tournament_create
 from .pins import (
     pin_check,
     pin_digest,
@@ -46,7 +47,6 @@ from .staff import (
 from .table_deals import (
     deal_confirm,
     deal_dispute,
-    table_deal_check,
     table_deal_correct,
     table_deal_drop,
     table_deal_record,
@@ -57,12 +57,12 @@ from .timer import timer_start, timer_stop
 __all__ = [
     "MAX_ROUNDS", "MESSAGES", "PIN_DIGITS", "PIN_FAILURES_ALLOWED", "PIN_FAILURES_PER_ENTRY",
     "PIN_FAILURE_WINDOW", "TIMER_MAX_MINUTES", "PlanChange", "adjustment_add", "adjustment_delete",
-    "deal_confirm", "deal_dispute", "entry_add", "entry_check_in", "entry_leave", "entry_replace",
-    "entry_undrop", "pin_check", "pin_digest", "pin_issue", "pin_issue_all", "pin_lockouts_clear",
-    "pin_normalize", "pin_revoke", "pin_unknown_tournament", "playing_ids", "round_draw",
-    "round_finish", "round_start",
-    "round_swap", "table_deal_check", "table_deal_correct", "table_deal_drop", "table_deal_record",
-    "table_deal_restore", "table_label", "timer_start", "timer_stop", "tournament_create",
-    "tournament_finish", "tournament_freeze_set", "tournament_staff_add",
-    "tournament_staff_remove", "tournament_standings_reveal",
+    "deal_confirm", "deal_dispute", "entry_add", "entry_check_in", "entry_leave", "entry_remove",
+    "entry_replace", "entry_undrop", "pin_check", "pin_digest", "pin_issue", "pin_issue_all",
+    "pin_lockouts_clear", "pin_normalize", "pin_revoke", "pin_unknown_tournament", "playing_ids",
+    "round_draw", "round_finish", "round_start", "round_swap", "table_deal_check",
+    "table_deal_correct", "table_deal_drop", "table_deal_record", "table_deal_restore",
+    "table_label", "timer_start", "timer_stop", "tournament_create", "tournament_finish",
+    "tournament_freeze_set", "tournament_staff_add", "tournament_staff_remove",
+    "tournament_standings_reveal",
 ]  # fmt: skip

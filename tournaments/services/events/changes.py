@@ -253,6 +253,64 @@ def _substitute_entry(tournament: Tournament, name: str, change: PlanChange) -> 
     return entry
 
 
+def _round_replaced(state, replaced: TournamentEntry, old: str) -> TournamentRound:
+    """The round being played, or drawn and not started, where the one replaced has a seat."""
+    rounds = [r for r in (state.playing, state.drawn) if r is not None]
+    if not rounds:
+        raise _fail("replaced", "change_no_round")
+    rnd = next((r for r in rounds if _place(r, replaced.player_id)[0] is not None), None)
+    if rnd is None:
+        rnd = rounds[0]
+        code = "change_sits_out" if replaced.player_id in rnd.sitouts else "change_not_seated"
+        raise _fail("replaced", code, name=old, number=rnd.number)
+    return _locked_round(rnd)
+
+
+def _seat_handed_over(rnd, table, index: int, replaced, new_entry, leaves: bool, words: dict,
+                      change: PlanChange) -> bool:  # fmt: skip
+    """The seat's new holder: before the start the seat changes hands (a sit-out who takes it
+    leaves the one replaced sitting out instead, unless they leave); during the round from the
+    table's next deal. True when deals were played at the table before the change."""
+    was_sitout = new_entry.player_id in rnd.sitouts
+    if rnd.started_at is None:
+        if was_sitout:  # the sit-out's place goes to the one replaced, unless they leave
+            sitouts = [p for p in rnd.sitouts if not (leaves and p == new_entry.player_id)]
+            rnd.sitouts = [replaced.player_id if p == new_entry.player_id else p for p in sitouts]
+            rnd.save(update_fields=["sitouts"])
+        change.say("took_seat", **words)
+        change.say("old_sits_out" if was_sitout and not leaves else "old_not_playing", **words)
+        return False
+    seq = sel.next_seq(table)
+    played = seq > 1
+    table.replacements = [
+        *(table.replacements or []),
+        {"seat": index + 1, "out": replaced.player_id, "in": new_entry.player_id,
+         "from_seq": seq},
+    ]  # fmt: skip
+    if was_sitout:
+        rnd.sitouts = [p for p in rnd.sitouts if p != new_entry.player_id]
+        rnd.save(update_fields=["sitouts"])
+    change.say("from_deal" if played else "from_first_deal", seq=seq, **words)
+    return played
+
+
+def _replaced_leaves(state, rnd, replaced, new: str, played: bool, change: PlanChange) -> None:
+    """The one replaced also leaves: not drawn after this round (or from it, when they played
+    no deal of it), and out of a later round already drawn."""
+    old = _name(replaced)
+    first_out = rnd.number + 1 if played else rnd.number
+    if replaced.dropped_at_round is not None:
+        return
+    later = state.drawn if state.drawn is not None and state.drawn.pk != rnd.pk else None
+    if later is not None:
+        _take_out(later, replaced, change)
+    replaced.dropped_at_round = first_out
+    replaced.checked_in = False
+    replaced._change_reason = f"replaced by {new} and left"
+    replaced.save(update_fields=["dropped_at_round", "checked_in"])
+    change.say("not_drawn_from", name=old, number=first_out)
+
+
 @transaction.atomic
 def entry_replace(
     *, tournament: Tournament, replaced: TournamentEntry, substitute: str, leaves: bool = False,
@@ -270,15 +328,7 @@ def entry_replace(
     replaced = TournamentEntry.objects.select_related("player").get(pk=replaced.pk)
     old = _name(replaced)
     state = sel.tournament_state(tournament)
-    rounds = [r for r in (state.playing, state.drawn) if r is not None]
-    if not rounds:
-        raise _fail("replaced", "change_no_round")
-    rnd = next((r for r in rounds if _place(r, replaced.player_id)[0] is not None), None)
-    if rnd is None:
-        rnd = rounds[0]
-        code = "change_sits_out" if replaced.player_id in rnd.sitouts else "change_not_seated"
-        raise _fail("replaced", code, name=old, number=rnd.number)
-    rnd = _locked_round(rnd)
+    rnd = _round_replaced(state, replaced, old)
     club_version_bump(club_id=tournament.club_id)
     change = PlanChange()
     new_entry = _substitute_entry(tournament, substitute, change)
@@ -294,41 +344,12 @@ def entry_replace(
     seats = list(table.seats)
     seats[index] = new_entry.player_id
     table.seats = seats
-    was_sitout = new_entry.player_id in rnd.sitouts
     words = {"new": new, "old": old, "table": table.number, "seat": index + 1,
              "number": rnd.number}  # fmt: skip
-    played = False
-    if rnd.started_at is None:
-        if was_sitout:  # the sit-out's place goes to the one replaced, unless they leave
-            sitouts = [p for p in rnd.sitouts if not (leaves and p == new_entry.player_id)]
-            rnd.sitouts = [replaced.player_id if p == new_entry.player_id else p for p in sitouts]
-            rnd.save(update_fields=["sitouts"])
-        change.say("took_seat", **words)
-        change.say("old_sits_out" if was_sitout and not leaves else "old_not_playing", **words)
-    else:
-        seq = sel.next_seq(table)
-        played = seq > 1
-        table.replacements = [
-            *(table.replacements or []),
-            {"seat": index + 1, "out": replaced.player_id, "in": new_entry.player_id,
-             "from_seq": seq},
-        ]  # fmt: skip
-        if was_sitout:
-            rnd.sitouts = [p for p in rnd.sitouts if p != new_entry.player_id]
-            rnd.save(update_fields=["sitouts"])
-        change.say("from_deal" if played else "from_first_deal", seq=seq, **words)
+    played = _seat_handed_over(rnd, table, index, replaced, new_entry, leaves, words, change)
     table._change_reason = f"seat {index + 1}: {old} replaced by {new}"
     table.save(update_fields=["seats", "replacements"])
     change.say("no_other_table")
     if leaves:
-        first_out = rnd.number + 1 if played else rnd.number
-        if replaced.dropped_at_round is None:
-            later = state.drawn if state.drawn is not None and state.drawn.pk != rnd.pk else None
-            if later is not None:
-                _take_out(later, replaced, change)
-            replaced.dropped_at_round = first_out
-            replaced.checked_in = False
-            replaced._change_reason = f"replaced by {new} and left"
-            replaced.save(update_fields=["dropped_at_round", "checked_in"])
-            change.say("not_drawn_from", name=old, number=first_out)
+        _replaced_leaves(state, rnd, replaced, new, played, change)
     return change

@@ -7,13 +7,16 @@ import datetime
 from core.i18n import N_
 
 from ..errors import make_fail
+from ..table_check import MESSAGES as TABLE_CHECK_MESSAGES
 
 PIN_DIGITS = 6
 PIN_FAILURES_ALLOWED = 10  # bare PINs (no player chosen) per address …
 PIN_FAILURES_PER_ENTRY = 5  # PINs for one chosen player per address …
 PIN_FAILURE_WINDOW = datetime.timedelta(minutes=15)  # … within this window
 
+# The table check's own (round not started or finished, seats, deals done) first.
 MESSAGES = {
+    **TABLE_CHECK_MESSAGES,
     "name_empty": N_("A tournament needs a name."),
     "rounds_range": N_("A tournament has between 1 and %(max)s rounds."),
     "method_unknown": N_("“%(method)s” is not a seating method."),
@@ -22,9 +25,17 @@ MESSAGES = {
     "ruleset_club": N_("That rule set belongs to another club."),
     "entry_exists": N_("%(name)s is already entered."),
     "entry_dropped": N_("%(name)s has dropped out."),
+    # Taking an entry out (selectors/entries.py: entry_kept_because).
+    "entry_finished": N_("The tournament is finished: its entries stay."),
+    "entry_adjusted": N_(
+        "%(name)s has a penalty or adjustment in this tournament: delete it first, then take "
+        "the entry out."
+    ),
+    "entry_played": N_(
+        "%(name)s has had a seat or a sit-out in a round of this tournament, so the entry "
+        "stays: “Leaves after this round” keeps them out of the later rounds."
+    ),
     "round_started": N_("Round %(number)s has started; its seating can no longer change."),
-    "round_not_started": N_("Round %(number)s has not started yet."),
-    "round_finished": N_("Round %(number)s is finished."),
     "round_unfinished": N_("Finish round %(number)s before drawing the next one."),
     "round_unstarted": N_("Start round %(number)s before drawing the next one."),
     "rounds_done": N_("Every round has been drawn (%(count)s)."),
@@ -50,18 +61,6 @@ MESSAGES = {
     "pin_wrong": N_("That PIN is not valid for this tournament."),
     "pin_throttled": N_("Too many wrong PINs. Wait a few minutes and ask the staff."),
     "not_at_table": N_("You are not seated at this table."),
-    "seats_table": N_("The players of a deal must be exactly the players of the table."),
-    "seats_outsider": N_(
-        "%(others)s did not play at table %(table)s. Its deal no. %(seq)s was played by "
-        "%(players)s: a tournament deal is corrected on its table, with that table's players."
-    ),
-    "seats_missing": N_(
-        "Deal no. %(seq)s at table %(table)s was played by %(players)s: all of them are in it."
-    ),
-    "deals_done": N_(
-        "Table %(table)s has recorded every deal of this round (%(count)s). Correct a deal "
-        "instead, or ask the staff."
-    ),
     "correct_staff_only": N_(
         "At this tournament deals count as soon as they are recorded, so only the staff "
         "correct them: ask the staff."

@@ -15,6 +15,7 @@ from ...models import (
     Tournament,
     TournamentEntry,
 )
+from ...selectors.entries import entry_kept_because
 from ...selectors.rulesets import ruleset_rules
 from ..cache import club_version_bump
 from ..names import clean_name
@@ -112,6 +113,29 @@ def entry_check_in(*, entry: TournamentEntry, checked_in: bool = True) -> Tourna
     else:
         entry.change = checked_out(entry=entry)
     return entry
+
+
+@transaction.atomic
+def entry_remove(*, entry: TournamentEntry, user=None) -> str:
+    """Take an entry out of its tournament, as if never entered (entered by mistake, or a
+    typo of a player to be merged): only while nothing of the tournament depends on it
+    (``entry_kept_because``); otherwise refused, saying why. The tournament row is locked
+    first, as a draw locks it, so no draw seats the player meanwhile. Returns the name."""
+    Tournament.objects.select_for_update().only("pk").get(pk=entry.tournament_id)
+    entry = (
+        TournamentEntry.objects.select_for_update(of=("self",))
+        .select_related("player", "tournament")
+        .get(pk=entry.pk)
+    )
+    name = entry.player.name
+    code = entry_kept_because(entry)
+    if code is not None:
+        raise _fail("entry", code, name=name)
+    entry._change_reason = "taken out"
+    entry._history_user = _user(user)
+    entry.delete()
+    club_version_bump(club_id=entry.tournament.club_id)
+    return name
 
 
 @transaction.atomic

@@ -17,6 +17,7 @@ from ...models import (
     TournamentRound,
     TournamentTable,
 )
+from ...selectors.events import tournament_standings
 from ...selectors.rulesets import ruleset_rules
 from ..cache import club_version_bump
 from ..sessions import session_create
@@ -51,8 +52,6 @@ def playing_ids(tournament: Tournament, number: int) -> list[int]:
 
 
 def _standings_for_swiss(tournament: Tournament) -> dict[int, float]:
-    from ...selectors.events import tournament_standings  # a read, for the swiss pairing
-
     return {row.player_id: row.total for row in tournament_standings(tournament=tournament).rows}
 
 

@@ -14,6 +14,7 @@ from .entries import (
     entry_check_in_view,
     entry_drop_view,
     entry_pin_view,
+    entry_remove_view,
     entry_replace_view,
     pin_lockouts_clear_view,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "entry_check_in_view",
     "entry_drop_view",
     "entry_pin_view",
+    "entry_remove_view",
     "entry_replace_view",
     "pin_entry",
     "pin_lockouts_clear_view",

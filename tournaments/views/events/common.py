@@ -90,29 +90,20 @@ def staff_refusal(tournament: Tournament) -> Refused:
 def pin_entry(request, tournament: Tournament) -> TournamentEntry | None:
     """The entry this browser unlocked with a PIN (still valid: re-issuing logs it out)."""
     held = request.session.get(PIN_SESSION_KEY, {}).get(str(tournament.pk))
-    if not held:
-        return None
-    entry = (
-        TournamentEntry.objects.filter(pk=held.get("entry"), tournament=tournament)
-        .select_related("player")
-        .first()
-    )
-    if entry is None or not entry.pin_hash or entry.pin_hash != held.get("hash"):
-        return None
-    return entry
+    return sel.pin_holder(tournament=tournament, held=held)
 
 
 def visible(request, tournament_id: int):
-    tournament = sel.tournament_for_reader(tournament_id=tournament_id, user=request.user)
+    tournament = sel.tournament_for_reader(tournament_id=tournament_id, reader=request.reader)
     entry = pin_entry(request, tournament)
-    if not sel.can_see(request.user, tournament, entry):
+    if not sel.can_see(request.reader, tournament, entry):
         raise Http404
     return tournament, entry
 
 
 def staff_only(request, tournament_id: int) -> Tournament:
     tournament, _entry = visible(request, tournament_id)
-    if not sel.is_staff(request.user, tournament):
+    if not sel.is_staff(request.reader, tournament):
         raise staff_refusal(tournament)
     return tournament
 

@@ -67,6 +67,17 @@ def entry_drop_view(request, tournament, entry_id: int):
 
 
 @_staff_post
+def entry_remove_view(request, tournament, entry_id: int):
+    """Take an entry out, as if never entered (only while nothing of the tournament depends
+    on it: ``services.events.entry_remove`` says why not otherwise)."""
+    name = svc.entry_remove(entry=_entry(tournament, entry_id), user=request.user)
+    messages.success(
+        request, _("%(name)s is no longer entered in this tournament.") % {"name": name}
+    )
+    return _back(tournament, "#entries")
+
+
+@_staff_post
 def entry_replace_view(request, tournament):
     """“X replaces Y”: X (chosen, or a name typed) takes Y's seat in the current round."""
     form = ReplaceForm(request.POST)

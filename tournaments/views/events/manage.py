@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from ...forms.events import AdjustmentForm, EntryForm
 from ...selectors import events as sel
+from ...selectors.entries import removable_entries
 from ...services import events as svc
 from .common import (
     refusals,
@@ -40,6 +41,7 @@ def tournament_manage_view(request, tournament_id: int):
             "tournament": tournament,
             "state": state,
             "entries": entries,
+            "removable": removable_entries(tournament),
             "round": view,
             "entry_form": EntryForm(),
             "adjustment_form": AdjustmentForm(),

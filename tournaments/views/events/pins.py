@@ -37,7 +37,7 @@ def render_pin_form(request, tournament, form, table=None, status=200):
     chosen (names only where the visitor may read the tournament)."""
     seats = []
     if table is not None:
-        names = sel.names_of(tournament) if sel.can_see(request.user, tournament, None) else {}
+        names = sel.names_of(tournament) if sel.can_see(request.reader, tournament, None) else {}
         seats = [(i, names.get(p, "")) for i, p in enumerate(table.seats, start=1)]
     return render(
         request,
@@ -73,7 +73,7 @@ def tournament_for_pin(request, tournament_id: int) -> tuple[Tournament | None, 
     )
     if tournament is None:
         return None, False
-    return tournament, sel.can_see(request.user, tournament, pin_entry(request, tournament))
+    return tournament, sel.can_see(request.reader, tournament, pin_entry(request, tournament))
 
 
 def _chosen_entry(tournament, form, *, shown: bool) -> tuple[TournamentEntry | None, object]:
@@ -99,7 +99,7 @@ def _chosen_entry(tournament, form, *, shown: bool) -> tuple[TournamentEntry | N
                 len(table.seats)) % {
                 "number": number, "count": len(table.seats)})  # fmt: skip
         return None, table
-    entry = tournament.entries.filter(player_id=table.seats[seat - 1]).first()
+    entry = sel.seated_entry(tournament=tournament, player_id=table.seats[seat - 1])
     return entry, table
 
 

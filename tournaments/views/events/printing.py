@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from ...forms.events import SeatingPinsForm
+from ...reports.events import final_results, result_slips, seating_cards
 from ...selectors import events as sel
 from ...services import events as svc
 from .common import (
@@ -34,8 +35,6 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
 def seating_cards_pdf_view(request, tournament_id: int, number: int):
     """Seating cards of a round. A POST from the seating-PINs page issues PINs and prints
     them: ``pins=missing`` to players without one, ``pins=all`` new ones to everyone."""
-    from ...reports.events import seating_cards
-
     tournament = staff_only(request, tournament_id)
     rnd = _round(tournament, number)
     pins = None
@@ -66,18 +65,14 @@ def seating_pins_view(request, tournament_id: int, number: int):
 
 @login_required
 def result_slips_pdf_view(request, tournament_id: int, number: int):
-    from ...reports.events import result_slips
-
     tournament = staff_only(request, tournament_id)
     return _pdf(result_slips(rnd=_round(tournament, number)), f"slips-r{number}.pdf")
 
 
 @refusals
 def results_pdf_view(request, tournament_id: int):
-    from ...reports.events import final_results
-
     tournament, _entry = visible(request, tournament_id)
-    if sel.results_hidden(tournament) and not sel.is_staff(request.user, tournament):
+    if sel.results_hidden(tournament) and not sel.is_staff(request.reader, tournament):
         # a standings freeze: the results wait for the reveal
         raise Refused(
             tournament=tournament,

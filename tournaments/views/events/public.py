@@ -16,7 +16,7 @@ from ...models import (
     Club,
     Role,
 )
-from ...permissions import club_for_request
+from ...permissions import club_for_request, has_role
 from ...selectors import events as sel
 from ...services import events as svc
 from ...tables.events import TournamentStandingsTable
@@ -30,8 +30,8 @@ from .common import (
 
 def tournament_list_view(request, club_slug: str):
     club = get_object_or_404(Club, slug=club_slug)
-    items = sel.club_tournaments(club=club, user=request.user)
-    if not items and not sel.has_role(request.user, club, Role.MEMBER) and not club.is_public:
+    items = sel.club_tournaments(club=club, reader=request.reader)
+    if not items and not has_role(request.reader, club, Role.MEMBER) and not club.is_public:
         raise Http404
     return render(
         request,
@@ -39,7 +39,7 @@ def tournament_list_view(request, club_slug: str):
         {
             "club": club,
             "tournaments": items,
-            "can_create": sel.has_role(request.user, club, Role.SCOREKEEPER),
+            "can_create": has_role(request.reader, club, Role.SCOREKEEPER),
         },
     )
 
@@ -66,7 +66,7 @@ def tournament_detail_view(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
     rnd = sel.current_round(tournament)
     names = sel.names_of(tournament)
-    staff = sel.is_staff(request.user, tournament)
+    staff = sel.is_staff(request.reader, tournament)
     hidden = sel.results_hidden(tournament)
     results = None
     if tournament.finished_at is not None and (staff or not hidden):
@@ -90,7 +90,7 @@ def tournament_detail_view(request, tournament_id: int):
 @cached_page
 def tournament_standings_view(request, tournament_id: int):
     tournament, entry = visible(request, tournament_id)
-    staff = sel.is_staff(request.user, tournament)
+    staff = sel.is_staff(request.reader, tournament)
 
     def shared(neutral):  # one copy for the tournament's staff, one for everyone else
         standings = sel.visible_standings(tournament=tournament, staff=staff)

@@ -28,7 +28,7 @@ def _page(request, tournament, *, add_form=None, freeze_form=None, reveal_error=
         {
             "tournament": tournament,
             "people": sel.tournament_staff(tournament),
-            "can_manage_staff": sel.can_manage_staff(request.user, tournament),
+            "can_manage_staff": sel.can_manage_staff(request.reader, tournament),
             "add_form": add_form or StaffAddForm(),
             "freeze_form": freeze_form or FreezeForm(tournament=tournament),
             "frozen_after": sel.freeze_round(tournament),
@@ -46,7 +46,7 @@ def _back(tournament, anchor=""):
 
 def _manager_only(request, tournament_id: int):
     tournament = staff_only(request, tournament_id)
-    if not sel.can_manage_staff(request.user, tournament):
+    if not sel.can_manage_staff(request.reader, tournament):
         raise Refused(
             tournament=tournament,
             title=_("Only the club's owners and the tournament's creator change its staff"),

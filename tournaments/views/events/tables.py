@@ -21,6 +21,7 @@ from ...models import (
     TournamentTable,
 )
 from ...selectors import events as sel
+from ...selectors.offline import offline_scoring
 from ...services import events as svc
 from ..entry import entry_context, preview_input, similar_to
 from ..outbox import (
@@ -52,9 +53,9 @@ def _table_access(request, tournament_id: int, table_id: int):
         round__tournament=tournament,
     )
     entry = pin_entry(request, tournament)
-    staff = sel.is_staff(request.user, tournament)
+    staff = sel.is_staff(request.reader, tournament)
     if not staff and (entry is None or entry.player_id not in table.seats):
-        if sel.can_see(request.user, tournament, entry):
+        if sel.can_see(request.reader, tournament, entry):
             raise table_refusal(request, tournament, table, entry)
         raise Http404
     return tournament, table, entry, staff
@@ -83,7 +84,7 @@ def table_page_view(request, tournament_id: int, table_id: int):
     tournament, shown = tournament_for_pin(request, tournament_id)
     if not shown:
         return render_hidden_pin_form(request, tournament_id)
-    if pin_entry(request, tournament) is None and not sel.is_staff(request.user, tournament):
+    if pin_entry(request, tournament) is None and not sel.is_staff(request.reader, tournament):
         table = get_object_or_404(
             TournamentTable.objects.select_related("round"),
             pk=table_id,
@@ -145,6 +146,10 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
     live_count = sum(1 for r in rows if not r.deal.is_deleted)
     limit = tournament.deals_per_round
     context = _entry_context(tournament, table, form, None) if open_ else {}
+    if open_ and form is not None:  # the phone scores what it keeps while offline
+        context["offline"] = offline_scoring(
+            session=table.session, names=form.names, table=list(table.seats)
+        )
     my_table = sel.entry_table(tournament, entry) if entry is not None else None
     context.update(
         {

@@ -1,0 +1,172 @@
+"""The pages the benchmark times through Django's test client, on each size's club."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import statistics
+import time
+import uuid
+from collections import defaultdict
+
+from django.apps import apps
+from django.core.management.base import CommandError
+from django.core.management.color import no_style
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext, override_settings
+from django.urls import reverse
+from django.utils import timezone
+
+from tournaments.models import Deal, GameSession, StandingAggregate
+from tournaments.services.ratings import ratings_replay
+from tournaments.services.sessions import session_create
+
+from .club import CLOSING, MEMBER, Builder, bench_user
+from .stores import use
+
+STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
+         "session_pdf", "cached_page", "member_standings", "ratings_page")  # fmt: skip
+# Steps read as a visitor who is not logged in (the public club's shared page cache).
+ANONYMOUS_STEPS = {"cached_page": "standings_all"}
+# Steps read as a logged-in member (the page's shared parts from the cache, the rest for them).
+MEMBER_STEPS = {"member_standings": "standings_all"}
+
+
+def club_build(size: int, log) -> dict:
+    """A club of ``size`` score lines in the current database, its ratings replayed: who
+    records and the addresses of the pages timed."""
+    started = time.perf_counter()
+    with transaction.atomic():
+        club, user, lines = Builder(size).build()
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":  # rows were inserted with their ids
+            models = apps.get_app_config("tournaments").get_models()
+            for sql in connection.ops.sequence_reset_sql(no_style(), list(models)):
+                cursor.execute(sql)
+        cursor.execute("ANALYZE")
+    log.write(f"size {size}: built {lines} score lines in {time.perf_counter() - started:.1f} s")
+    for game in ("napoleon", "daifugo"):  # the ratings a club this size has stored
+        started = time.perf_counter()
+        with transaction.atomic():
+            ratings_replay(club_id=club.pk, game=game)
+        log.write(f"size {size}: ratings replay ({game}) {time.perf_counter() - started:.1f} s")
+    return {"username": user.get_username(), **_urls(club)}
+
+
+def _urls(club) -> dict:
+    month = timezone.localdate() - datetime.timedelta(days=1)  # the closing night
+    last = (
+        GameSession.objects.filter(club=club, game="napoleon")
+        .exclude(table__startswith=CLOSING)
+        .order_by("-date", "-id")
+        .first()
+    )
+    busiest = (
+        StandingAggregate.objects.filter(club=club, game="napoleon", period="all")
+        .order_by("-deals")
+        .values_list("player_id", flat=True)
+        .first()
+    )
+    seats = [
+        int(s)
+        for s in Deal.objects.filter(session=last)
+        .order_by("seq")
+        .values_list("data", flat=True)
+        .first()["seats"]
+    ]
+    today = session_create(
+        club=club, ruleset=last.ruleset, date=timezone.localdate(), table="bench"
+    )
+    return {
+        "record_url": reverse("deal_new", kwargs={"club_slug": club.slug, "pk": today.pk}),
+        "seats": seats,
+        "session_page": reverse("session_detail", kwargs={"club_slug": club.slug, "pk": last.pk}),
+        "standings_month": reverse(
+            "standings_month", args=[club.slug, "napoleon", month.year, f"{month.month:02d}"]
+        ),
+        "standings_all": reverse("standings_all", args=[club.slug, "napoleon"]),
+        "player_page": reverse("player_detail", args=[club.slug, busiest]),
+        "session_pdf": reverse("session_sheet_pdf", args=[club.slug, last.pk]),
+        "ratings_page": reverse("ratings", args=[club.slug, "napoleon"]),
+    }
+
+
+def _clients(prepared) -> dict:
+    """Per size: a visitor, the scorekeeper and a member, each with a client of their own."""
+    clients: dict = {"anonymous": {}, "scorekeeper": {}, "member": {}}
+    for size, target, urls in prepared:
+        clients["anonymous"][size] = Client()
+        use(target)
+        clients["scorekeeper"][size] = Client()
+        clients["scorekeeper"][size].force_login(bench_user(urls["username"]))
+        clients["member"][size] = Client()
+        clients["member"][size].force_login(bench_user(MEMBER))
+        use(None)
+    return clients
+
+
+def pages_measure(prepared, out, *, json_lines: bool, repeat: int, pdf_repeat: int, rounds: int):
+    """Each round measures one step on every size in turn before the next step, so a busy
+    moment on a shared machine falls on all sizes alike and the ratios stay fair."""
+    timings: dict[tuple, list[float]] = defaultdict(list)
+    queries: dict[tuple, int] = {}
+    clients = _clients(prepared)
+    for _round in range(rounds):
+        for step in STEPS:
+            runs = pdf_repeat if step == "session_pdf" else repeat
+            who = (
+                "anonymous" if step in ANONYMOUS_STEPS
+                else "member" if step in MEMBER_STEPS
+                else "scorekeeper"
+            )  # fmt: skip
+            # The other steps measure a render (what the first read after a write costs), not
+            # the kept parts: the cache is off for them.
+            kept = step in ANONYMOUS_STEPS or step in MEMBER_STEPS
+            for size, target, urls in prepared:
+                use(target)
+                with override_settings(**({} if kept else {"EFUDA_PAGE_CACHE_SECONDS": 0})):
+                    times, count = _measure(clients[who][size], step, urls, runs)
+                timings[(size, step)] += times
+                queries[(size, step)] = count
+                use(None)
+    for size, _target, _urls in prepared:
+        for step in STEPS:
+            median = statistics.median(timings[(size, step)])
+            row = {"size": size, "step": step, "median_ms": round(median, 2),
+                   "queries": queries[(size, step)]}  # fmt: skip
+            if json_lines:
+                out.write(json.dumps(row))
+            else:
+                out.write(f"{size:>9} {step:<16} {median:9.2f} ms {row['queries']:4d} queries")
+
+
+def _record_post(urls: dict, i: int) -> dict:
+    seats = urls["seats"]
+    return {
+        "seats": [str(s) for s in seats], "napoleon": str(seats[i % 5]), "bid": "13",
+        "trump": "S", "called_suit": "H", "called_rank": "A",
+        "adjutant": str(seats[(i + 1) % 5]), "honours": str(10 + i % 8), "discarded": "0",
+        "action": "save", "client_id": str(uuid.uuid4()),
+    }  # fmt: skip
+
+
+def _measure(client: Client, step: str, urls: dict, runs: int):
+    timings, queries = [], 0
+    for i in range(runs + 1):  # one warm-up request
+        with CaptureQueriesContext(connection) as ctx:
+            start = time.perf_counter()
+            if step == "record_deal":
+                response = client.post(urls["record_url"], _record_post(urls, i))
+                ok = response.status_code == 302
+            else:
+                page = ANONYMOUS_STEPS.get(step) or MEMBER_STEPS.get(step) or step
+                response = client.get(urls[page])
+                ok = response.status_code == 200
+            elapsed = (time.perf_counter() - start) * 1000
+        if not ok:
+            raise CommandError(f"{step}: HTTP {response.status_code}")
+        if i >= 1:
+            timings.append(elapsed)
+            queries = len(ctx.captured_queries)
+    return timings, queries

@@ -1,0 +1,137 @@
+"""The API's own writes: personal tokens (made, used, revoked) and a deal posted with an
+``Idempotency-Key`` (docs/api.md).
+
+A token is shown once and kept as its SHA-256 only: tokens are 32 random bytes, so a fast hash
+is enough (nothing to guess by trying words). A deal posted through the API is recorded by
+``deals.deal_record`` like any other, with a ``client_id`` derived from the person and their
+key: the exactly-once guarantee of the phone's outbox (a repeat, or two at once, returns the
+deal already stored), with the key's row saying which body it was given.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import secrets
+import uuid
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from core.i18n import N_
+
+from ..models import ApiIdempotencyKey, ApiToken, Deal, GameSession, TokenScope
+from .cache import club_version_bump
+from .deals import deal_record
+from .errors import make_fail
+
+TOKEN_PREFIX = "efuda_"
+# The time between two writes of a token's "last used": a poller does not write per request.
+LAST_USED_EVERY = datetime.timedelta(minutes=1)
+# uuid5 namespace of the client ids of deals posted with an Idempotency-Key
+IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1c2b8e-9a57-4b61-8d2e-3f0c1a7e5b42")
+MAX_KEY_LENGTH = 255
+
+fail = make_fail(
+    {
+        "token_name_empty": N_("Give the token a name, e.g. the script that uses it."),
+        "idempotency_key_invalid": N_(
+            "The Idempotency-Key must be 1 to 255 visible ASCII characters."
+        ),
+        "idempotency_key_reused": N_(
+            "This Idempotency-Key was already used with another request body. Use a new key "
+            "for a new deal."
+        ),
+    }
+)
+
+
+def token_hash(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def token_create(*, user, name: str, scope: str = TokenScope.READ) -> tuple[ApiToken, str]:
+    """A new token of ``user``: the stored row and the token itself (shown once, never kept)."""
+    name = (name or "").strip()
+    if not name:
+        raise fail("name", "token_name_empty")
+    if scope not in TokenScope.values:
+        raise ValueError(f"unknown scope {scope!r}")
+    raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user, name=name[:100], scope=scope, key_hash=token_hash(raw), prefix=raw[:12]
+    )
+    return token, raw
+
+
+def token_revoke(*, token: ApiToken) -> None:
+    if token.revoked_at is None:
+        ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+
+
+def token_use(*, raw: str) -> ApiToken | None:
+    """The live token ``raw`` with its person, None when it is unknown, revoked or its account
+    is no longer active; its last use noted (at most once a minute)."""
+    if not raw.startswith(TOKEN_PREFIX) or len(raw) > 100:
+        return None
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(key_hash=token_hash(raw), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
+    if token is None:
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token
+
+
+def body_hash(data: dict) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def idempotency_client_id(*, user_id: int, key: str) -> uuid.UUID:
+    """The deal's ``client_id`` for one person's key: keys of different people never meet."""
+    if not key or len(key) > MAX_KEY_LENGTH or not all(33 <= ord(c) < 127 for c in key):
+        raise fail("Idempotency-Key", "idempotency_key_invalid")
+    return uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{user_id}\n{key}")
+
+
+def deal_post(*, session: GameSession, data: dict, user, key: str | None = None) -> Deal:
+    """Record a deal posted through the API (``deals.deal_record``, its refusals included).
+
+    With ``key`` (the request's Idempotency-Key), a repeat of the same body returns the deal
+    already stored (marked ``already_recorded``) and never a second one; the same key with
+    another body is refused (``idempotency_key_reused``)."""
+    if not key:
+        with transaction.atomic():
+            deal = deal_record(session=session, data=data, user=user)
+            club_version_bump(club_id=session.club_id)
+        return deal
+    client_id = idempotency_client_id(user_id=user.pk, key=key)
+    digest = body_hash({"session": session.pk, "data": data})  # another session: another body
+    _check_key(user=user, key=key, digest=digest)
+    try:
+        with transaction.atomic():
+            deal = deal_record(session=session, data=data, user=user, client_id=client_id)
+            if not deal.already_recorded:
+                ApiIdempotencyKey.objects.create(user=user, key=key, body_hash=digest, deal=deal)
+                club_version_bump(club_id=session.club_id)
+    except IntegrityError:
+        # the twin request stored the key first: its deal, if it was given the same body
+        _check_key(user=user, key=key, digest=digest)
+        raise
+    if deal.already_recorded:
+        _check_key(user=user, key=key, digest=digest)
+    return deal
+
+
+def _check_key(*, user, key: str, digest: str) -> None:
+    stored = ApiIdempotencyKey.objects.filter(user=user, key=key).values("body_hash").first()
+    if stored is not None and stored["body_hash"] != digest:
+        raise fail("Idempotency-Key", "idempotency_key_reused")
