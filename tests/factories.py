@@ -11,7 +11,7 @@ from tournaments import models
 from tournaments.services import events
 from tournaments.services.clubs import club_create
 from tournaments.services.members import membership_set
-from tournaments.services.players import player_get_or_create
+from tournaments.services.players import player_get_or_create, player_set_active
 from tournaments.services.rulesets import ruleset_save
 from tournaments.services.sessions import session_create
 
@@ -65,8 +65,11 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"player{n}")
 
     @classmethod
-    def _create(cls, model_class, *, club, name):
-        return player_get_or_create(club=club, name=name)
+    def _create(cls, model_class, *, club, name, active=True):
+        player = player_get_or_create(club=club, name=name)
+        if not active:
+            player = player_set_active(player=player, active=False)
+        return player
 
 
 class ClubRuleSetFactory(factory.django.DjangoModelFactory):

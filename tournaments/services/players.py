@@ -52,6 +52,7 @@ def players_by_ids(*, club: Club, ids, field: str) -> dict[int, Player]:
 
 
 @transaction.atomic
+@transaction.atomic  # the version and the name commit together
 def player_rename(*, player: Player, name: str) -> Player:
     text = clean_player_name(name, field="name")
     key = normalise_name(text)
