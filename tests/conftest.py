@@ -19,6 +19,19 @@ def _empty_cache():
     yield
 
 
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's language (Japanese): a request with Accept-Language
+    leaves Django's LocaleMiddleware's choice active in the thread, and the next test in the
+    same process would otherwise read English."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def club(db):
     return factories.ClubFactory()

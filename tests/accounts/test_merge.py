@@ -193,14 +193,16 @@ def _phone_club(*, typo: bool):
 
 
 def data_by_name(club) -> list:
-    """Every deal's stored data with each player id replaced by the player's name."""
+    """Every deal's stored data with each player id replaced by the player's name, in a fixed
+    order (game, day, table, deal number: no two deals share them)."""
     names = {str(pl.pk): pl.name for pl in Player.objects.filter(club=club)}
 
     def named(value):
         return None if value in (None, "") else names.get(str(value), f"gone:{value}")
 
     out = []
-    for deal in Deal.objects.filter(club=club).order_by("session__game", "seq"):
+    deals = Deal.objects.filter(club=club).select_related("session")
+    for deal in deals.order_by("session__game", "session__date", "session__table", "seq"):
         data = dict(deal.data)
         for key in PLAYER_KEY:
             if key in data:
@@ -208,7 +210,7 @@ def data_by_name(club) -> list:
         for key in PLAYER_LIST_KEYS:
             if key in data:
                 data[key] = [named(v) for v in data[key]]
-        out.append((deal.game, deal.seq, data))
+        out.append((deal.game, deal.session.table, deal.seq, data))
     return out
 
 

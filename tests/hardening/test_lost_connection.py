@@ -6,7 +6,7 @@ import logging
 
 import psycopg
 import pytest
-from config.sessions import SessionStore
+from django.contrib.sessions.backends.db import SessionStore
 from django.db import OperationalError, ProgrammingError
 from django.test import Client
 from django.urls import reverse

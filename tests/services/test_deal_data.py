@@ -4,7 +4,6 @@ the import, the demo data), so the merge, which rewrites exactly those, never le
 behind."""
 
 import ast
-import datetime
 import inspect
 import json
 import random
@@ -28,8 +27,9 @@ from tournaments.deal_data import (
     reason_parse,
     seated,
 )
-from tournaments.management.commands import demo_data
+from tournaments.management import demo_history
 from tournaments.models import Deal
+from tournaments.selectors.rulesets import ruleset_rules
 from tournaments.services import scoring_bridge
 from tournaments.services.api import token_create
 from tournaments.services.imports import results_import
@@ -244,11 +244,12 @@ def test_the_import_and_the_demo_store_players_under_listed_keys(club, players):
         DAIFUGO_HEADER, "2026-11-01,B,daifugo-common,太郎;花子;Ken;ゆき,花子",
         "2026-11-01,B,daifugo-common,花子;太郎;Ken;ゆき,",
     ))  # fmt: skip
-    day = datetime.date(2026, 11, 2)
-    dai = factories.session(club=club, ruleset=club.rulesets.get(code="daifugo-common"), date=day)
-    nap = factories.session(club=club, ruleset=club.rulesets.get(code="napoleon-wiki"), date=day)
     rng = random.Random(1)
     seats = [str(p.id) for p in players[:5]]
-    demo = [demo_data._daifugo(rng, seats, dai), demo_data._napoleon(rng, seats, nap)]
+    wiki = ruleset_rules(club.rulesets.get(code="napoleon-wiki"))
+    demo = [
+        demo_history.daifugo_round(rng, seats, seats[0]),
+        demo_history.napoleon_deal(rng, seats, wiki),
+    ]
     keys = _stored_keys(Deal.objects.filter(club=club)) | {k for d in demo for k in d}
     assert keys <= set(PLAYER_KEYS) | OTHER_KEYS and "previous_daifugo" in keys

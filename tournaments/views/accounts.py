@@ -279,11 +279,10 @@ def claim_undo_view(request, club_slug, pk):
     )  # fmt: skip
 
 
-def _merge_preview(club, keep, merge):
-    """The preview, with each reason the merge would be refused said as the merge would."""
-    preview = merge_preview(club=club, keep=keep, merge=merge)
-    preview.refusals = [(error_text(merge_refusal(o)), o) for o in preview.obstacles]
-    return preview
+def _refusals(preview) -> list[tuple[str, object]]:
+    """Each reason the merge would be refused, said as the merge would say it, with what clears
+    it (``selectors.merge.Obstacle``)."""
+    return [(error_text(merge_refusal(o)), o) for o in preview.obstacles]
 
 
 @login_required
@@ -295,7 +294,7 @@ def player_merge_view(request, club_slug):
     players = club.players.order_by("name")
     form = PlayerMergeForm(request.POST or None, players=players)
     status = 200
-    preview = None
+    preview, refusals = None, []
     if request.method == "POST":
         status = 400
         if form.is_valid():
@@ -304,15 +303,15 @@ def player_merge_view(request, club_slug):
             if keep.pk == merge.pk:
                 form.add_error("merge", _("Choose two different players."))
             elif not form.cleaned_data["confirm"]:
-                preview = _merge_preview(club, keep, merge)
+                preview = merge_preview(club=club, keep=keep, merge=merge)
+                refusals = _refusals(preview)
                 status = 200
             else:
                 try:
                     record = player_merge(club=club, keep=keep, merge=merge, by=request.user)
                 except EfudaError as err:  # something changed since the preview: again
-                    preview = _merge_preview(club, keep, merge)
-                    if not preview.refusals:
-                        preview.refusals = [(error_text(err), None)]
+                    preview = merge_preview(club=club, keep=keep, merge=merge)
+                    refusals = _refusals(preview) or [(error_text(err), None)]
                 else:
                     text = _("“%(merged)s” merged into “%(kept)s”: %(deals)s deal(s) moved. "
                              "Undo it below if it was a mistake.")  # fmt: skip
@@ -322,6 +321,7 @@ def player_merge_view(request, club_slug):
                     return redirect(reverse("player_merge", args=[club.slug]) + "#merged")
     return render(request, "tournaments/accounts/merge.html", {
         "club": club, "form": form, "merges": sel.club_merges(club=club), "preview": preview,
+        "refusals": refusals,
     }, status=status)  # fmt: skip
 
 
