@@ -6,6 +6,9 @@ import pytest
 
 from tests import factories
 
+# Every transaction a test runs must move the club's data version if it writes a club's rows.
+from tests.club_versions import club_versions_checked, pytest_runtest_call  # noqa: F401
+
 
 @pytest.fixture(autouse=True)
 def _empty_cache():

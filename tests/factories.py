@@ -1,4 +1,6 @@
-"""factory_boy factories. ``.build()`` makes objects without the database."""
+"""factory_boy factories. ``.build()`` makes objects without the database; ``create`` (calling
+the factory) goes through the services, as the club's pages would: the club's data version
+moves with each write (tests/club_versions.py checks every transaction)."""
 
 import datetime
 
@@ -7,6 +9,10 @@ from django.contrib.auth import get_user_model
 
 from tournaments import models
 from tournaments.services import events
+from tournaments.services.clubs import club_create
+from tournaments.services.members import membership_set
+from tournaments.services.players import player_get_or_create, player_set_active
+from tournaments.services.rulesets import ruleset_save
 from tournaments.services.sessions import session_create
 
 
@@ -33,6 +39,10 @@ class ClubFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"ナポレオン部 {n}")
     is_public = False
 
+    @classmethod
+    def _create(cls, model_class, *, slug, name, is_public):
+        return club_create(slug=slug, name=name, is_public=is_public)
+
 
 class MembershipFactory(factory.django.DjangoModelFactory):
     class Meta:
@@ -42,6 +52,10 @@ class MembershipFactory(factory.django.DjangoModelFactory):
     user = factory.SubFactory(UserFactory)
     role = "member"
 
+    @classmethod
+    def _create(cls, model_class, *, club, user, role):
+        return membership_set(club=club, user=user, role=role)
+
 
 class PlayerFactory(factory.django.DjangoModelFactory):
     class Meta:
@@ -50,16 +64,30 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     club = factory.SubFactory(ClubFactory)
     name = factory.Sequence(lambda n: f"player{n}")
 
+    @classmethod
+    def _create(cls, model_class, *, club, name, active=True):
+        player = player_get_or_create(club=club, name=name)
+        if not active:
+            player = player_set_active(player=player, active=False)
+        return player
+
 
 class ClubRuleSetFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = models.ClubRuleSet
-        django_get_or_create = ("club", "code")
 
     club = factory.SubFactory(ClubFactory)
     code = "napoleon-wiki"
     preset = "napoleon-wiki"
     options = factory.LazyFunction(dict)
+
+    @classmethod
+    def _create(cls, model_class, *, club, code, preset, options, name=""):
+        """The club's rule set of that code as it stands, or a new one (``ruleset_save``)."""
+        existing = models.ClubRuleSet.objects.filter(club=club, code=code).first()
+        if existing is not None:
+            return existing
+        return ruleset_save(club=club, code=code, preset=preset, options=options, name=name)
 
 
 def session(*, club, ruleset, date, table="A"):

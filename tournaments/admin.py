@@ -1,4 +1,5 @@
-"""Django admin for site staff; deal and membership changes keep their history.
+"""Django admin for site staff; deal and membership changes keep their history, and every
+change moves the club's data version, as a service's does (services/cache.py).
 
 Whatever can take an owner away here (a membership's role changed or the membership deleted, an
 account deleted or deactivated) goes through the club's services, which refuse to leave a club
@@ -36,8 +37,46 @@ from .models.events import (
     TournamentTable,
 )
 from .services.accounts import accounts_delete, accounts_owner_check
+from .services.cache import club_version_bump
 from .services.claims import membership_display_name_set
 from .services.members import member_remove, membership_role_change, owners_kept_check
+
+# How a row of each model reaches its club's id (the rest: ``club_id``).
+CLUB_OF = {
+    Club: ("pk",),
+    TournamentRound: ("tournament", "club_id"),
+    TournamentTable: ("round", "tournament", "club_id"),
+    DealConfirmation: ("deal", "club_id"),
+    Adjustment: ("tournament", "club_id"),
+}
+
+
+def _club_id(obj) -> int:
+    value = obj
+    for name in CLUB_OF.get(type(obj), ("club_id",)):
+        value = getattr(value, name)
+    return value
+
+
+class Versioned:
+    """Saves and deletes by site staff move the club's data version in the admin's own
+    transaction, so no cached page shows the club as it was."""
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        club_version_bump(club_id=_club_id(obj))
+
+    def delete_model(self, request, obj):
+        club_id = _club_id(obj)
+        super().delete_model(request, obj)
+        club_version_bump(club_id=club_id)  # a deleted club: nothing left to move
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic(using=queryset.db):
+            club_ids = {_club_id(obj) for obj in queryset}
+            super().delete_queryset(request, queryset)
+            for club_id in sorted(club_ids):
+                club_version_bump(club_id=club_id)
 
 
 class RefusalsAsMessages:
@@ -75,13 +114,13 @@ def _with_refusal(found, check) -> tuple:
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(Versioned, admin.ModelAdmin):
     list_display = ("name", "slug", "is_public", "created_at")
     search_fields = ("name", "slug")
 
 
 @admin.register(Membership)
-class MembershipAdmin(RefusalsAsMessages, SimpleHistoryAdmin):
+class MembershipAdmin(Versioned, RefusalsAsMessages, SimpleHistoryAdmin):
     """A membership's role and display name change, and a membership is deleted, through the
     club's services: the last owner stays, and a removed member's rights go with them."""
 
@@ -166,7 +205,7 @@ class AccountAdmin(RefusalsAsMessages, UserAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(Versioned, admin.ModelAdmin):
     list_display = ("name", "club", "active")
     list_filter = ("active",)
     search_fields = ("name", "club__slug")
@@ -179,13 +218,13 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(ClubRuleSet)
-class ClubRuleSetAdmin(SimpleHistoryAdmin):
+class ClubRuleSetAdmin(Versioned, SimpleHistoryAdmin):
     list_display = ("code", "club", "preset", "name")
     search_fields = ("code", "club__slug")
 
 
 @admin.register(GameSession)
-class GameSessionAdmin(admin.ModelAdmin):
+class GameSessionAdmin(Versioned, admin.ModelAdmin):
     list_display = ("date", "table", "club", "game", "ruleset")
     list_filter = ("game",)
     date_hierarchy = "date"
@@ -232,7 +271,7 @@ class TournamentEntryInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(Versioned, admin.ModelAdmin):
     """Site staff can correct a tournament's settings; running it happens on the staff pages."""
 
     list_display = ("name", "club", "date", "game", "is_public")
@@ -242,5 +281,5 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(TournamentRound, TournamentTable, DealConfirmation, Adjustment)
-class TournamentDetailAdmin(admin.ModelAdmin):
+class TournamentDetailAdmin(Versioned, admin.ModelAdmin):
     """Rounds, tables, confirmations and adjustments: visible to staff for checking."""

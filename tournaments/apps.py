@@ -9,6 +9,3 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from . import checks  # noqa: F401 - registers efuda's system checks
-        from .services import cache
-
-        cache.connect()

@@ -24,6 +24,7 @@ from tournaments.models import (
 from tournaments.selectors.merge import deals_naming, merge_obstacles
 from tournaments.services.deals import deal_delete, deal_record
 from tournaments.services.merge import player_merge, player_merge_undo
+from tournaments.services.players import player_rename
 
 pytestmark = pytest.mark.django_db
 
@@ -268,8 +269,8 @@ def test_long_names_merge_and_undo(english):
     """A merge's history reason is a short code: 64-character names (the longest a player may
     have) fit the history's 100 characters on PostgreSQL too."""
     club, players, wrong = _club(typo=True, deals=1)
-    Player.objects.filter(pk=wrong.pk).update(name="朗" * 64)
-    Player.objects.filter(pk=players["太郎"].pk).update(name="郎" * 64)
+    player_rename(player=wrong, name="朗" * 64)
+    player_rename(player=players["太郎"], name="郎" * 64)
     keep, wrong = Player.objects.get(pk=players["太郎"].pk), Player.objects.get(pk=wrong.pk)
     record = player_merge(club=club, keep=keep, merge=wrong)
     assert record.merged_name == "朗" * 64

@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from core.errors import EfudaError
-from tests import factories
+from tests import club_versions, factories
 from tests.accounts.test_merge import NAMES, _club, snapshot
 from tests.hardening.helpers import napoleon_data
 from tournaments.i18n import error_text
@@ -47,8 +47,9 @@ def test_every_reason_is_said_before_asking_in_the_order_the_merge_checks(typo, 
     club, players, wrong, client = typo
     taro = players["太郎"]
     # Two accounts, two tournaments (one never drawn, one where 太朗 played), one shared deal.
-    Player.objects.filter(pk=taro.pk).update(user=factories.UserFactory(username="a"))
-    Player.objects.filter(pk=wrong.pk).update(user=factories.UserFactory(username="b"))
+    with club_versions.unchecked():  # each linked to an account by hand
+        Player.objects.filter(pk=taro.pk).update(user=factories.UserFactory(username="a"))
+        Player.objects.filter(pk=wrong.pk).update(user=factories.UserFactory(username="b"))
     waiting = _tournament(club, "冬の大会")
     entry = events.entry_add(tournament=waiting, name="太朗")
     played = factories.tournament(club=club, ruleset=club.rulesets.get(code="napoleon-wiki"),

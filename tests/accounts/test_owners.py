@@ -131,7 +131,7 @@ def test_a_club_whose_only_owner_is_deactivated_still_changes_its_other_members(
 
 def test_a_membership_gone_meanwhile_is_refused_with_a_message(club, alone):
     plain = Membership.objects.get(club=club, user__username="plain")
-    Membership.objects.filter(pk=plain.pk).delete()
+    member_remove(membership=plain)  # meanwhile, in another request
     for call in (
         lambda: membership_role_change(membership=plain, role=Role.SCOREKEEPER),
         lambda: member_remove(membership=plain),

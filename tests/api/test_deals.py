@@ -7,6 +7,7 @@ from django.test import Client
 
 from tournaments.models import Deal, Membership
 from tournaments.services.api import token_create
+from tournaments.services.members import membership_role_change
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +98,9 @@ def test_rights_end_with_the_membership_and_tokens_with_the_account(
     napoleon_session, players, users
 ):
     headers = bearer(users["scorekeeper"])
-    Membership.objects.filter(user=users["scorekeeper"]).update(role="member")
+    membership_role_change(
+        membership=Membership.objects.get(user=users["scorekeeper"]), role="member"
+    )
     assert post(url_of(napoleon_session), deal_body(players), headers).status_code == 403
     users["owner"].is_active = False
     users["owner"].save()

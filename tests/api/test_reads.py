@@ -10,6 +10,7 @@ from django.test import Client
 from tests.selectors.data import club_with_history
 from tournaments.models import Membership
 from tournaments.services.api import token_create
+from tournaments.services.members import member_remove
 from tournaments.standings_fields import FILE, shown
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +85,7 @@ def test_membership_ended_ends_the_token_rights_at_the_next_call(club, users):
     headers = bearer(users["member"])
     url = f"/api/v1/clubs/{club.slug}"
     assert Client().get(url, **headers).status_code == 200
-    Membership.objects.filter(club=club, user=users["member"]).delete()
+    member_remove(membership=Membership.objects.get(club=club, user=users["member"]))
     assert Client().get(url, **headers).status_code == 404
 
 

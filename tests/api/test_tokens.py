@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 
 from tournaments.models import ApiToken
+from tournaments.services.accounts import accounts_delete
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def test_tokens_die_with_the_account(public_club, users):
     client = Client()
     client.force_login(users["member"])
     raw = client.post("/me/tokens/", {"name": "x", "scope": "read"}).context["made"]
-    users["member"].delete()
+    accounts_delete(users=[users["member"]])
     assert not ApiToken.objects.exists()
     url = f"/api/v1/clubs/{public_club.slug}"
     assert Client().get(url, HTTP_AUTHORIZATION=f"Bearer {raw}").status_code == 401

@@ -22,12 +22,14 @@ from django.urls import reverse
 
 from tests import factories
 from tests.browser.scorekeeper import Table, make_table
-from tournaments.models import ImportJob, Membership
+from tournaments.models import ImportJob
 from tournaments.services import events as svc
 from tournaments.services.claims import player_claim
+from tournaments.services.clubs import club_update
 from tournaments.services.deals import deal_delete, deal_record
 from tournaments.services.import_jobs import import_job_create
 from tournaments.services.invitations import invitation_create
+from tournaments.services.members import membership_set
 from tournaments.services.merge import player_merge
 
 BAD_IMPORT = (
@@ -63,9 +65,8 @@ def _napoleon(seats, bid=13):
 def build_world() -> World:
     table = make_table()
     club, owner = table.club, table.user
-    club.is_public = True
-    club.save(update_fields=["is_public"])
-    Membership.objects.filter(user=owner).update(role="owner")
+    club_update(club=club, name=club.name, is_public=True)
+    membership_set(club=club, user=owner, role="owner")
     nap, dai = table.nap, table.dai
     ids = [p.id for p in table.seated]
     for n in range(2, 5):  # a few more deals: standings, ratings, charts

@@ -32,15 +32,15 @@ def test_pin_issue_all_is_one_transaction(make_tournament, monkeypatch):
     t = make_tournament(5)
     before = sorted(t.entries.values_list("pin_hash", flat=True))
     calls = []
-    real = svc.pins.pin_issue
+    real = svc.pins._pin_new
 
-    def failing(*, entry):
+    def failing(entry):
         calls.append(entry.pk)
         if len(calls) == 3:
             raise RuntimeError("printer on fire")
-        return real(entry=entry)
+        return real(entry)
 
-    monkeypatch.setattr(svc.pins, "pin_issue", failing)
+    monkeypatch.setattr(svc.pins, "_pin_new", failing)
     with pytest.raises(RuntimeError):
         svc.pin_issue_all(tournament=t)
     assert sorted(t.entries.values_list("pin_hash", flat=True)) == before

@@ -26,6 +26,7 @@ from tournaments.selectors.results import results_rows
 from tournaments.services.deals import deal_delete, deal_record
 from tournaments.services.imports import results_import
 from tournaments.services.rulesets import ruleset_save
+from tournaments.services.sessions import session_create
 
 pytestmark = pytest.mark.django_db
 
@@ -51,10 +52,9 @@ def recorded_club():
         if index == 2:  # the club changed its house rules before the third evening
             house = ruleset_save(club=club, code="house", preset="napoleon-wiki",
                                  name="ハウスルール", options={"min_bid": 13})  # fmt: skip
-        a = factories.session(club=club, ruleset=house, date=day, table="A")
+        notes = "=忘年会, 2卓" if index == 0 else ""
+        a = session_create(club=club, ruleset=house, date=day, table="A", notes=notes)
         b = factories.session(club=club, ruleset=wiki, date=day, table="B")
-        if index == 0:
-            GameSession.objects.filter(pk=a.pk).update(notes="=忘年会, 2卓")
         dai = factories.session(club=club, ruleset=dai_rules, date=day, table="大富豪卓")
         for n in range(6):
             deal = deal_record(session=a, data=napoleon_data(ids, n=n + index, redeal=n == 2))

@@ -151,9 +151,8 @@ def test_backup_flush_restore_gives_back_every_table_row_for_row(tmp_path, setti
     deal = deal_record(session=nap, data=napoleon_data(ids, n=1))
     assert deal.seq == 10 and deal.id > max(row[0] for row in before["tournaments.deal"])
     assert factories.PlayerFactory(club=club).id > max(r[0] for r in before["tournaments.player"])
-    staff = Tournament.objects.get().extra_staff
-    staff.add(get_user_model().objects.get(username="scorer"))  # a many-to-many row's own id
-    assert staff.count() == 2
+    tournament_staff_add(tournament=Tournament.objects.get(), who="scorer")  # a row's own id
+    assert Tournament.objects.get().extra_staff.count() == 2
     assert Adjustment.objects.get().points == Decimal("-1.5")
     assert ImportJob.objects.get().data == import_csv(5)
     assert get_user_model().objects.get(username="owner-b").check_password("pass-word-123")

@@ -149,12 +149,12 @@ class _WriterHeld:
         self.thread = threading.Thread(target=self._hold)
 
     def _hold(self):
-        from tournaments.models import Club
         from tournaments.services.busy import bulk_write
+        from tournaments.services.clubs import club_update
 
         try:
             with bulk_write(), transaction.atomic():
-                Club.objects.filter(pk=self.club.pk).update(name="取り込み中")
+                club_update(club=self.club, name="取り込み中", is_public=self.club.is_public)
                 self.taken.set()
                 self.release.wait(timeout=30)
         finally:

@@ -9,6 +9,7 @@ import openpyxl
 import pytest
 
 from tournaments.models import Deal, GameSession
+from tournaments.services.clubs import club_create
 from tournaments.services.imports import ImportFailed, results_import
 
 from .helpers import DAIFUGO_HEADER, NAPOLEON_HEADER, csv_bytes, ods_bytes, points_by_deal
@@ -35,7 +36,7 @@ def _xlsx(rows) -> bytes:
 
 
 def test_an_ods_spreadsheet_imports_like_the_same_workbook(club, django_user_model):
-    other = type(club).objects.create(slug="same-as-xlsx", name="xlsx")
+    other = club_create(slug="same-as-xlsx", name="xlsx")
     report = results_import(club=club, file=ods_bytes([HEADER, *ROWS], sheet="2026"),
                             filename="成績.ods")  # fmt: skip
     assert report.source == "OpenDocument spreadsheet, sheet “2026”"

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from django.urls import reverse
 
-from tests import factories
+from tests import club_versions, factories
 from tests.public.helpers import shared
 from tests.selectors.data import napoleon
 from tournaments import charts
@@ -57,9 +57,10 @@ def test_provisional_follows_the_uncertainty_the_page_shows(public_club):
     session = _session(public_club, datetime.date(2026, 11, 20))
     napoleon(session, seated, napoleon=seated[0], adjutant=seated[1], honours=14)
     # Two players whose σ the page shows as ±3.5: one just under, one just over.
-    Rating.objects.filter(player=seated[0]).update(sigma=PROVISIONAL_SIGMA - 0.04)
-    Rating.objects.filter(player=seated[1]).update(sigma=PROVISIONAL_SIGMA + 0.04)
-    Rating.objects.filter(player=seated[2]).update(sigma=PROVISIONAL_SIGMA + 0.06)
+    with club_versions.unchecked():  # read back by the selector, no page cached
+        Rating.objects.filter(player=seated[0]).update(sigma=PROVISIONAL_SIGMA - 0.04)
+        Rating.objects.filter(player=seated[1]).update(sigma=PROVISIONAL_SIGMA + 0.04)
+        Rating.objects.filter(player=seated[2]).update(sigma=PROVISIONAL_SIGMA + 0.06)
     rows = {r.name: r for r in ratings_page(club=public_club, game="napoleon", show_all=True).rows}
     assert f"{rows['太郎'].sigma:.1f}" == f"{rows['花子'].sigma:.1f}" == "3.5"
     assert rows["太郎"].provisional == rows["花子"].provisional is False

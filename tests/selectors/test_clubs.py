@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from tests import factories
 from tournaments.selectors.clubs import club_admin, clubs_visible
+from tournaments.services.players import player_set_active
 
 
 @pytest.fixture
@@ -37,8 +38,7 @@ def test_front_page_shows_the_visible_clubs(client, clubs):
 def test_club_admin_lists_members_players_and_rule_sets(club, users, players):
     factories.ClubRuleSetFactory(club=club, code="b-rules", preset="napoleon-wiki")
     factories.ClubRuleSetFactory(club=club, code="a-rules", preset="daifugo-common")
-    players[0].active = False
-    players[0].save()
+    player_set_active(player=players[0], active=False)
     admin = club_admin(club=club)
     assert [m.user.username for m in admin.memberships] == sorted(
         ["owner-user", "scorekeeper-user", "member-user"]

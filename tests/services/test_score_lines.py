@@ -11,6 +11,7 @@ from tournaments.models import ClubRuleSet, ScoreLine
 from tournaments.selectors.rulesets import ruleset_rules, ruleset_snapshot, session_rules
 from tournaments.services.aggregates import spec_of
 from tournaments.services.deals import deal_record
+from tournaments.services.rulesets import ruleset_save
 from tournaments.services.scoring_bridge import SCORE_LINE_FIELDS, LineSpec, counters
 
 
@@ -47,7 +48,7 @@ def test_a_club_rule_set_and_its_session_snapshot_build_the_same_rules(club):
     built = rules.build_ruleset("napoleon-wiki", {"min_bid": 12}, code="house")
     assert ruleset_rules(ruleset) == built == session_rules(session)
     # Editing the club rule set later leaves the session's rules alone.
-    ClubRuleSet.objects.filter(pk=ruleset.pk).update(options={"min_bid": 11})
+    ruleset_save(club=club, code="house", preset="napoleon-wiki", options={"min_bid": 11})
     ruleset.refresh_from_db()
     assert ruleset_rules(ruleset) != session_rules(session)
     assert ruleset_snapshot(ruleset)["options"] == {"min_bid": 11}

@@ -31,6 +31,7 @@ from tournaments.models import (
     ScoreLine,
     StandingAggregate,
 )
+from tournaments.services.clubs import club_update
 from tournaments.services.deals import deal_delete, deal_record
 
 pytestmark = pytest.mark.django_db
@@ -404,7 +405,7 @@ def test_outsider_cannot_read_private_club(world):
 
 def test_public_club_outsider_gets_403_on_writes(world):
     club = world["club"]
-    Club.objects.filter(pk=club.pk).update(is_public=True)
+    club_update(club=club, name=club.name, is_public=True)
     client = Client()
     client.force_login(world["users"]["outsider"])
     assert client.get(reverse("session_list", args=[club.slug])).status_code == 200

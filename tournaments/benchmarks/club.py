@@ -27,6 +27,7 @@ from tournaments.models import (
 )  # fmt: skip
 from tournaments.selectors.rulesets import session_rules
 from tournaments.services.bulk import insert_rows
+from tournaments.services.cache import club_version_bump
 from tournaments.services.clubs import club_create
 from tournaments.services.members import membership_set
 from tournaments.services.rulesets import ruleset_resolve
@@ -138,8 +139,10 @@ class Builder:
         self.bids: dict[tuple, dict] = defaultdict(lambda: defaultdict(int))
 
     def build(self):
-        """The club, its scorekeeper and how many score lines it has."""
+        """The club, its scorekeeper and how many score lines it has. Call inside a
+        transaction: the history is written in bulk, by no service, so the version moves here."""
         self._club()
+        club_version_bump(club_id=self.club.pk)
         self._templates()
         deals_total = self.size // SEATS
         sessions = self._sessions(max(2, deals_total // DEALS_PER_SESSION))

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from tournaments.models import Deal, GameSession, StandingAggregate
 from tournaments.services.ratings import ratings_replay
+from tournaments.services.sessions import session_create
 
 from .club import CLOSING, MEMBER, Builder, bench_user
 from .stores import use
@@ -74,13 +75,8 @@ def _urls(club) -> dict:
         .values_list("data", flat=True)
         .first()["seats"]
     ]
-    today = GameSession.objects.create(
-        club=club,
-        game="napoleon",
-        date=timezone.localdate(),
-        table="bench",
-        ruleset=last.ruleset,
-        rules_snapshot=last.rules_snapshot,
+    today = session_create(
+        club=club, ruleset=last.ruleset, date=timezone.localdate(), table="bench"
     )
     return {
         "record_url": reverse("deal_new", kwargs={"club_slug": club.slug, "pk": today.pk}),

@@ -45,7 +45,7 @@ def accounts_delete(*, users) -> int:
     accounts_owner_check(users=users)
     ids = [user.pk for user in users]
     club_ids = set(Membership.objects.filter(user_id__in=ids).values_list("club_id", flat=True))
+    for club_id in sorted(club_ids):  # their memberships leave these clubs' member lists
+        club_version_bump(club_id=club_id)  # the club rows first (services/cache.py)
     _total, per_model = get_user_model().objects.filter(pk__in=ids).delete()
-    for club_id in sorted(club_ids):  # their memberships left these clubs' member lists
-        club_version_bump(club_id=club_id)
     return per_model.get(get_user_model()._meta.label, 0)

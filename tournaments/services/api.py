@@ -22,7 +22,6 @@ from django.utils import timezone
 from core.i18n import N_
 
 from ..models import ApiIdempotencyKey, ApiToken, Deal, GameSession, TokenScope
-from .cache import club_version_bump
 from .deals import deal_record
 from .errors import make_fail
 
@@ -108,11 +107,8 @@ def deal_post(*, session: GameSession, data: dict, user, key: str | None = None)
     With ``key`` (the request's Idempotency-Key), a repeat of the same body returns the deal
     already stored (marked ``already_recorded``) and never a second one; the same key with
     another body is refused (``idempotency_key_reused``)."""
-    if not key:
-        with transaction.atomic():
-            deal = deal_record(session=session, data=data, user=user)
-            club_version_bump(club_id=session.club_id)
-        return deal
+    if not key:  # deal_record moves the club's data version with the deal
+        return deal_record(session=session, data=data, user=user)
     client_id = idempotency_client_id(user_id=user.pk, key=key)
     digest = body_hash({"session": session.pk, "data": data})  # another session: another body
     _check_key(user=user, key=key, digest=digest)
@@ -121,7 +117,6 @@ def deal_post(*, session: GameSession, data: dict, user, key: str | None = None)
             deal = deal_record(session=session, data=data, user=user, client_id=client_id)
             if not deal.already_recorded:
                 ApiIdempotencyKey.objects.create(user=user, key=key, body_hash=digest, deal=deal)
-                club_version_bump(club_id=session.club_id)
     except IntegrityError:
         # the twin request stored the key first: its deal, if it was given the same body
         _check_key(user=user, key=key, digest=digest)

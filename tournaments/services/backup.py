@@ -39,7 +39,6 @@ from django.core import serializers
 from django.core.management.color import no_style
 from django.db import DEFAULT_DB_ALIAS, DataError, IntegrityError, connections, transaction
 from django.db.migrations.recorder import MigrationRecorder
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -47,6 +46,7 @@ from ..models import Club
 from . import backup_v1
 from .backup_errors import BackupError, damaged
 from .backup_tables import ColumnsError, TableWriter, model_for, table_lines, through_models
+from .cache import club_version_bump
 from .ratings import ratings_history_prune
 
 __all__ = ["BackupError", "backup_models", "backup_restore", "backup_write", "database_is_empty"]
@@ -249,9 +249,10 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
             # Keys the database does not check (score lines, rating history), after the prune:
             # an unfinished replay's rows may name a player merged away meanwhile.
             _check_soft_keys(connection, touched)
-            # The rows went in without the model signals that move a club's data version: one
-            # step for every club, so no page kept under the version it was saved at is served.
-            Club.objects.using(using).update(data_version=F("data_version") + 1)
+            # Rows were written raw, by no service: every club's data version moves once, at
+            # the end, so no page kept under the version it was saved at is served again.
+            for club_id in Club.objects.using(using).values_list("pk", flat=True):
+                club_version_bump(club_id=club_id, using=using)
     except IntegrityError as exc:  # a deferred constraint checked at commit (PostgreSQL)
         raise damaged(exc, None) from None
     return manifest

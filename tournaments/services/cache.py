@@ -1,90 +1,48 @@
 """The club's data version: what keeps cached read pages fresh.
 
-Every write to a club's records bumps ``Club.data_version`` inside the writing transaction, and
-cached pages are keyed by that number (``views/page_cache.py``), so the first read after a
-commit renders anew and nothing older is ever served. Saves and deletes of the app's models are
-caught here once for all (``connect``), whoever writes them; bulk writes that bypass model
-signals (``bulk_create``, ``QuerySet.update``: imports, merges) call :func:`club_version_bump`
-themselves.
+Cached pages are keyed by ``Club.data_version`` (``views/page_cache.py``), so the first read
+after a commit renders anew and nothing older is ever served. The version moves in one place,
+:func:`club_version_bump`, and only where a service says so: every service that writes a
+club's rows calls it itself, inside its own transaction, once (a service made of others: once
+per part that writes), so the version commits, or rolls back, with what it describes. No
+signal handler moves it behind a service's back.
+
+Where in the transaction: before its first write, after the checks it can make first (a
+refusal then writes nothing). The ``UPDATE`` locks the club's row, so a writer holds the club
+row before it changes anything else (docs/architecture.md, "Lock order"); a service that locks
+rows of players, claims or memberships to decide moves the version before it takes them, and a
+deal's services lock the club's row with the session or the deal they read.
+
+A forgotten call fails the test suite, not a reader: the tests watch every transaction they
+run, and one that commits a write to a club table without moving its club's version fails
+(tests/club_versions.py). Only the tables in :data:`UNVERSIONED` may be written without it.
 """
 
 from __future__ import annotations
 
-from django.apps import apps
 from django.db.models import F
-from django.db.models.signals import post_delete, post_save
 
 from ..models import Club
 
-# How to reach the club from an instance of each model, tried in order. Every model of the app
-# must resolve through one of these, or be listed in UNVERSIONED (a test checks this).
-CLUB_PATHS = (
-    ("club_id",),
-    ("session", "club_id"),
-    ("tournament", "club_id"),
-    ("deal", "session", "club_id"),
-    ("round", "tournament", "club_id"),
-    ("entry", "tournament", "club_id"),
-    ("table", "round", "tournament", "club_id"),
+# Tables written without moving the version: no read page shows their rows, or a page shows
+# only what a transaction that bumps the version switches to.
+UNVERSIONED = frozenset(
+    {
+        "tournaments_pinattempt",  # wrong PINs, counted for the lockout; never shown
+        "tournaments_importjob",  # an import's progress: its own page, never cached
+        "tournaments_apitoken",  # a person's API token: no club's data
+        # A ratings replay writes a new generation of history rows (and the state's
+        # bookkeeping: the generation numbers, its version) in transactions of its own, which
+        # no reader looks at; readers see them once the state switches to that generation, in
+        # the transaction that writes the players' ratings and bumps the version
+        # (services/ratings.py).
+        "tournaments_ratingstate",
+        "tournaments_ratinghistory",
+    }
 )
-# Models whose rows no read page shows (PIN failures), and the high-volume rows that are only
-# ever written together with their deal, player or club, whose own save or delete bumps the
-# version in the same transaction (score lines, aggregates, ratings). Leaving these out keeps a
-# cascade (deleting a club, merging a player) from bumping once per row.
-UNVERSIONED = {
-    "pinattempt",
-    "apitoken",  # a person's API token: no club's data
-    "scoreline",
-    "standingaggregate",
-    "bidaggregate",
-    "rating",
-    "ratingstate",
-    "ratinghistory",
-}
 
 
-def club_version_bump(*, club_id: int) -> None:
-    """Mark the club's pages as changed (call inside the writing transaction)."""
-    Club.objects.filter(pk=club_id).update(data_version=F("data_version") + 1)
-
-
-def club_id_of(instance) -> int | None:
-    if isinstance(instance, Club):
-        return instance.pk
-    for path in CLUB_PATHS:
-        value = instance
-        try:
-            for name in path:
-                value = getattr(value, name)
-        except AttributeError:
-            continue
-        except Exception:  # a related row already gone (cascade deletes): nothing to bump
-            return None
-        if value is not None:
-            return value
-    return None
-
-
-def _changed(sender, instance, **kwargs) -> None:
-    if kwargs.get("raw"):  # loaddata / restore: the restore bumps once at the end
-        return
-    club_id = club_id_of(instance)
-    if club_id is not None:
-        club_version_bump(club_id=club_id)
-
-
-def versioned_models() -> list:
-    return [
-        model
-        for model in apps.get_app_config("tournaments").get_models()
-        if not model._meta.model_name.startswith("historical")
-        and model._meta.model_name not in UNVERSIONED
-    ]
-
-
-def connect() -> None:
-    """Called once from the app's ``ready()``."""
-    for model in versioned_models():
-        uid = f"efuda-version-{model._meta.label_lower}"
-        post_save.connect(_changed, sender=model, dispatch_uid=uid + "-save")
-        post_delete.connect(_changed, sender=model, dispatch_uid=uid + "-delete")
+def club_version_bump(*, club_id: int, using: str | None = None) -> None:
+    """Mark the club's pages as changed: one ``UPDATE`` of the club's row, inside the
+    writing transaction (its caller's)."""
+    Club.objects.using(using).filter(pk=club_id).update(data_version=F("data_version") + 1)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from core.i18n import N_
 
 from ..models import ClaimStatus, Club, Membership, Player, PlayerClaim, Role
+from .cache import club_version_bump
 from .errors import make_fail
 from .players import clean_player_name
 
@@ -33,6 +34,7 @@ def player_claim(*, club: Club, user, player: Player) -> PlayerClaim:
     membership = Membership.objects.filter(club=club, user=user).first()
     if membership is None:
         raise _fail("player", "claim_not_member")
+    club_version_bump(club_id=club.pk)  # the club row first (services/cache.py)
     player = Player.objects.select_for_update().get(pk=player.pk, club=club)
     if player.user_id is not None:
         raise _fail("player", "claim_player_taken", name=player.name)
@@ -85,6 +87,7 @@ def _tell_owners(claim: PlayerClaim, addresses: list[str]) -> None:
 
 @transaction.atomic
 def claim_confirm(*, claim: PlayerClaim, by) -> PlayerClaim:
+    club_version_bump(club_id=claim.club_id)  # the club row first (services/cache.py)
     claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
     if claim.status != ClaimStatus.PENDING:
         raise _fail("__all__", "claim_not_pending")
@@ -118,6 +121,7 @@ def claim_undo(*, claim: PlayerClaim, by) -> PlayerClaim:
     """A confirmation made by mistake: the player is no longer linked to the account (the
     player's and the claim's history keep both steps and who took them); the member may say
     which player they are again."""
+    club_version_bump(club_id=claim.club_id)  # the club row first (services/cache.py)
     claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
     if claim.status != ClaimStatus.CONFIRMED:
         raise _fail("__all__", "claim_not_confirmed")
@@ -138,6 +142,7 @@ def claim_undo(*, claim: PlayerClaim, by) -> PlayerClaim:
 
 @transaction.atomic
 def claim_reject(*, claim: PlayerClaim, by) -> PlayerClaim:
+    club_version_bump(club_id=claim.club_id)  # the club row first (services/cache.py)
     claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
     if claim.status != ClaimStatus.PENDING:
         raise _fail("__all__", "claim_not_pending")
@@ -148,10 +153,12 @@ def claim_reject(*, claim: PlayerClaim, by) -> PlayerClaim:
     return claim
 
 
+@transaction.atomic
 def membership_display_name_set(*, membership: Membership, display_name: str) -> Membership:
     """The name the club shows for a member (empty: the user name)."""
     text = (display_name or "").strip()
     text = clean_player_name(text, field="display_name") if text else ""
+    club_version_bump(club_id=membership.club_id)
     membership.display_name = text
     membership._change_reason = "display name"
     membership.save(update_fields=["display_name"])

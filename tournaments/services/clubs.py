@@ -3,6 +3,7 @@
 from django.db import IntegrityError, transaction
 
 from ..models import Club, Deal, Membership, Role
+from .cache import club_version_bump
 from .errors import fail
 from .names import clean_name
 from .ratings import ratings_visibility_changed
@@ -19,6 +20,7 @@ def club_create(*, slug: str, name: str = "", owner=None, is_public: bool = Fals
     try:
         with transaction.atomic():
             club = Club.objects.create(slug=slug, name=name[:100], is_public=is_public)
+            club_version_bump(club_id=club.pk)
             if owner is not None:
                 Membership.objects.create(club=club, user=owner, role=Role.OWNER)
     except IntegrityError:  # founded by a concurrent request in the meantime
@@ -39,7 +41,7 @@ def club_lock(*, club_id: int) -> None:
 
 def club_discard_empty(*, club: Club) -> bool:
     """Remove a club that holds no session (one created for an import that then failed);
-    a club with any session is kept. True if it was removed."""
+    a club with any session is kept. True if it was removed. (Its version goes with it.)"""
     with transaction.atomic():
         if club.sessions.exists():
             return False
@@ -55,6 +57,7 @@ def club_update(*, club: Club, name: str, is_public: bool) -> Club:
     opened = club.is_public != bool(is_public)
     club.name = name[:100]
     club.is_public = bool(is_public)
+    club_version_bump(club_id=club.pk)
     club.save(update_fields=["name", "is_public"])
     if (
         opened

@@ -15,6 +15,7 @@ from ..models import Deal, Game, GameSession, ScoreLine, TournamentTable
 from ..selectors.rulesets import session_rules
 from . import bulk
 from .aggregates import aggregates_apply, spec_of
+from .cache import club_version_bump
 from .errors import fail
 from .players import players_by_ids
 from .ratings import ratings_deal_changed
@@ -206,6 +207,7 @@ def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID
     result = score(session.game, data, session_rules(session))
     seq = (Deal.objects.filter(session=session).aggregate(m=Max("seq"))["m"] or 0) + 1
     user = user if getattr(user, "is_authenticated", False) else None
+    club_version_bump(club_id=session.club_id)  # the club's pages change with this deal
     deal = Deal.objects.create(
         session=session,
         club_id=session.club_id,
@@ -250,7 +252,7 @@ def deal_rescore(
     on (an editor holding the old version is refused) and its history records ``user`` and
     ``reason``. With ``follow``, the later rounds of a Daifugō session are re-scored for 都落ち
     and the ratings brought up to date. The caller holds the deal locked in its transaction
-    and has checked the change is allowed."""
+    and has checked the change is allowed, and moves the club's data version."""
     session = deal.session
     data = _normalise(session, data, deal.seq)
     result = score(session.game, data, session_rules(session))
@@ -302,6 +304,7 @@ def deal_update(
         raise fail("version", "deal_stale", user=who, time=when, summary=_summary(deal))
     _check_players(deal.session, data)
     table_deal_check(session=deal.session, data=data, deal=deal)
+    club_version_bump(club_id=deal.club_id)
     return deal_rescore(deal=deal, data=data, user=user, reason=reason)
 
 
@@ -311,6 +314,7 @@ def deal_delete(*, deal: Deal, user=None) -> Deal:
     deal = _locked(deal)
     if deal.is_deleted:
         return deal
+    club_version_bump(club_id=deal.club_id)
     return deal_rescore(deal=deal, data=deal.data, user=user, deleted=True)
 
 
@@ -320,6 +324,7 @@ def deal_restore(*, deal: Deal, user=None) -> Deal:
     if not deal.is_deleted:
         raise fail("__all__", "deal_not_deleted")
     table_deal_check(session=deal.session, data=deal.data, deal=deal)
+    club_version_bump(club_id=deal.club_id)
     return deal_rescore(deal=deal, data=deal.data, user=user, deleted=False)
 
 

@@ -11,6 +11,7 @@ from core.i18n import N_
 from ..models import ClaimStatus, Club, Invitation, Membership, Player, PlayerClaim, Role
 from ..permissions import role_covers
 from ..selectors.accounts import InvitationState, invitation_state
+from .cache import club_version_bump
 from .clubs import club_lock
 from .errors import make_fail
 
@@ -63,6 +64,7 @@ def invitation_create(
             raise _fail("player", "invitation_player_one")
         if player.user_id is not None:
             raise _fail("player", "invitation_player_taken", name=player.name)
+    club_version_bump(club_id=club.pk)
     return Invitation.objects.create(
         club=club,
         role=role,
@@ -79,6 +81,7 @@ def invitation_revoke(*, invitation: Invitation, by=None) -> Invitation:
     club_lock(club_id=invitation.club_id)  # before the invitation, as a member's removal does
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
     if invitation.revoked_at is None:
+        club_version_bump(club_id=invitation.club_id)
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
     return invitation
@@ -133,6 +136,7 @@ def invitation_accept(*, invitation: Invitation, user) -> Membership:
     and its maker's demotion or removal run one after the other, and the acceptance sees
     whether its maker is still an owner."""
     club_lock(club_id=invitation.club_id)
+    club_version_bump(club_id=invitation.club_id)
     invitation = Invitation.objects.select_for_update().select_related("club").get(pk=invitation.pk)
     invitation_check(invitation)
     club = invitation.club

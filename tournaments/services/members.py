@@ -124,6 +124,7 @@ def member_add(*, club: Club, username: str, role: str, by=None) -> Membership:
         return membership_role_change(membership=existing, role=role, by=by)
     membership = Membership(club=club, user=user, role=role)
     membership._history_user = _by(by)
+    club_version_bump(club_id=club.pk)
     membership.save()
     return membership
 
@@ -167,7 +168,6 @@ def _staff_leave(membership: Membership, by) -> None:
         tournament._history_user = _by(by)
         tournament._change_reason = f"staff removed: {membership.user_id} (left the club)"
         tournament.extra_staff.remove(membership.user_id)
-    club_version_bump(club_id=membership.club_id)
 
 
 @transaction.atomic
@@ -176,6 +176,7 @@ def membership_role_change(*, membership: Membership, role: str, by=None) -> Mem
     owner who becomes scorekeeper or member has their open invitations withdrawn; the last
     owner cannot step down (make someone else owner first)."""
     alone = _alone(membership)
+    club_version_bump(club_id=membership.club_id)
     membership = _locked(membership)
     if membership.role == role:
         return membership
@@ -195,6 +196,7 @@ def member_remove(*, membership: Membership, by=None) -> None:
     """Remove a person from the club (an owner removing themselves: leaving it), and every
     right their membership gave them (above). The last owner cannot leave."""
     alone = _alone(membership)
+    club_version_bump(club_id=membership.club_id)
     membership = _locked(membership)
     if alone:
         raise _fail("role", "last_owner")
@@ -215,6 +217,7 @@ def membership_set(*, club: Club, user, role: str) -> Membership:
     )
     if alone and role != Role.OWNER:
         raise _fail("role", "last_owner")
+    club_version_bump(club_id=club.pk)
     membership, _created = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )

@@ -5,6 +5,7 @@ import unicodedata
 from django.db import IntegrityError, transaction
 
 from ..models import Club, Player, normalise_name
+from .cache import club_version_bump
 from .errors import fail
 from .names import check_name_text
 
@@ -29,6 +30,7 @@ def player_get_or_create(*, club: Club, name: str, field: str = "name") -> Playe
         return player
     try:
         with transaction.atomic():
+            club_version_bump(club_id=club.pk)
             return Player.objects.create(club=club, name=text)
     except IntegrityError:  # created by a concurrent request in the meantime
         return Player.objects.get(club=club, name_key=key)
@@ -50,12 +52,14 @@ def players_by_ids(*, club: Club, ids, field: str) -> dict[int, Player]:
 
 
 @transaction.atomic
+@transaction.atomic  # the version and the name commit together
 def player_rename(*, player: Player, name: str) -> Player:
     text = clean_player_name(name, field="name")
     key = normalise_name(text)
     if Player.objects.filter(club_id=player.club_id, name_key=key).exclude(pk=player.pk).exists():
         raise fail("name", "player_name_taken", name=text)
     player.name = text
+    club_version_bump(club_id=player.club_id)
     try:
         with transaction.atomic():
             player.save()
@@ -64,8 +68,10 @@ def player_rename(*, player: Player, name: str) -> Player:
     return player
 
 
+@transaction.atomic
 def player_set_active(*, player: Player, active: bool) -> Player:
     """Inactive players leave the entry buttons; their history and standings stay."""
+    club_version_bump(club_id=player.club_id)
     Player.objects.filter(pk=player.pk).update(active=active)
     player.active = active
     return player

@@ -150,8 +150,8 @@ def _learn(state: RatingState, deal: Deal, date, event) -> None:
                 generation=state.generation,
             )  # fmt: skip
         )
-    # Bulk writes (no per-row signals); saving the state afterwards (``_learn_one``) bumps the
-    # club's data version once, so cached pages show the new ratings.
+    # Bulk writes; the deal's own service moves the club's data version in this transaction,
+    # so cached pages show the new ratings.
     Rating.objects.bulk_create(created)
     Rating.objects.bulk_update(
         list(current.values()), ["mu", "sigma", "score", "deals", "last_played"]
@@ -206,8 +206,9 @@ def ratings_replay(*, club_id: int, game: str) -> RatingState:
     players' current ratings (one row each) and the switch of the state's ``generation`` are
     written. The older generations' rows are deleted after COMMIT; a replay that is not
     written (or fails) deletes its own rows."""
-    if connection.in_atomic_block:
-        return _replay_locked(club_id, game)
+    if connection.in_atomic_block:  # one change of the caller's (no savepoint of its own)
+        with transaction.atomic(savepoint=False):
+            return _replay_locked(club_id, game)
     for _attempt in range(REPLAY_ATTEMPTS):
         # The version is read before the score lines: a change committed in between shows as
         # a newer version under the lock.
@@ -440,8 +441,8 @@ def _store(state: RatingState, computed: _Computed, generation: int) -> RatingSt
 
 
 def _delete(model, club_id: int, game: str, where: str = "", params: list | None = None) -> None:
-    """One DELETE statement: the rows are derived, nothing points at them, and QuerySet.delete
-    would send a signal (a club version bump) per row. Saving the state bumps it once."""
+    """One DELETE statement: the rows are derived and nothing points at them (QuerySet.delete
+    would fetch them first, to cascade and send signals)."""
     table = connection.ops.quote_name(model._meta.db_table)
     extra = f" AND {where}" if where else ""
     with connection.cursor() as cursor:

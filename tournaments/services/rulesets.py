@@ -10,6 +10,7 @@ import rules
 from core.errors import EfudaError
 
 from ..models import Club, ClubRuleSet, Game
+from .cache import club_version_bump
 from .errors import fail
 from .names import clean_name
 
@@ -41,6 +42,7 @@ def ruleset_save(
             raise fail("name", "ruleset_name_needed")
         code = ruleset_code_for(club=club, name=name, preset=preset)
     rules.build_ruleset(preset, options, code=code)  # raises EfudaError naming the option
+    club_version_bump(club_id=club.pk)
     ruleset, _created = ClubRuleSet.objects.update_or_create(
         club=club, code=code, defaults={"preset": preset, "options": options, "name": name}
     )
@@ -56,9 +58,11 @@ def ruleset_resolve(*, club: Club, code: str, game: str | None = None) -> ClubRu
             preset = rules.get_preset(code)
         except EfudaError:
             raise fail("rules", "ruleset_unknown", code=code) from None
-        ruleset, _created = ClubRuleSet.objects.get_or_create(
-            club=club, code=code, defaults={"preset": preset.code, "name": preset.name_ja}
-        )
+        with transaction.atomic():
+            club_version_bump(club_id=club.pk)
+            ruleset, _created = ClubRuleSet.objects.get_or_create(
+                club=club, code=code, defaults={"preset": preset.code, "name": preset.name_ja}
+            )
     if game is not None and ruleset.game != game:
         raise fail(
             "rules",

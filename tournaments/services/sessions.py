@@ -4,6 +4,7 @@ from django.db import IntegrityError, transaction
 
 from ..models import Club, ClubRuleSet, Game, GameSession
 from ..selectors.rulesets import ruleset_rules, ruleset_snapshot
+from .cache import club_version_bump
 from .errors import fail
 from .names import clean_name
 from .rulesets import ruleset_resolve
@@ -17,6 +18,7 @@ def session_create(
     game = ruleset.game
     try:
         with transaction.atomic():
+            club_version_bump(club_id=club.pk)
             return GameSession.objects.create(
                 club=club,
                 game=game,

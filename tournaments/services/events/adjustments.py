@@ -10,6 +10,7 @@ from ...models import (
     Adjustment,
     TournamentEntry,
 )
+from ..cache import club_version_bump
 from .common import _fail, _user
 
 # --- penalties and adjustments ---------------------------------------------------------------
@@ -33,6 +34,7 @@ def adjustment_add(
     reason = " ".join((reason or "").split())
     if not reason:
         raise _fail("reason", "reason_empty")
+    club_version_bump(club_id=entry.tournament.club_id)
     return Adjustment.objects.create(
         tournament=entry.tournament,
         entry=entry,
@@ -43,7 +45,9 @@ def adjustment_add(
     )
 
 
+@transaction.atomic
 def adjustment_delete(*, adjustment: Adjustment) -> Adjustment:
+    club_version_bump(club_id=adjustment.tournament.club_id)
     adjustment.is_deleted = True
     adjustment.save(update_fields=["is_deleted"])
     return adjustment

@@ -23,6 +23,7 @@ from core.messages import Message
 from ...models import Tournament, TournamentEntry, TournamentRound, TournamentTable
 from ...selectors import events as sel
 from ...selectors.rulesets import ruleset_rules
+from ..cache import club_version_bump
 from ..errors import make_fail
 from ..players import player_get_or_create
 
@@ -206,6 +207,7 @@ def entry_leave(*, entry: TournamentEntry, user=None) -> PlanChange:
     name = _name(entry)
     if entry.dropped_at_round is not None:
         raise _fail("entry", "change_left", name=name, number=entry.dropped_at_round)
+    club_version_bump(club_id=entry.tournament.club_id)
     state = sel.tournament_state(entry.tournament)
     change = PlanChange()
     playing, drawn, latest = state.playing, state.drawn, state.latest
@@ -327,6 +329,7 @@ def entry_replace(
     old = _name(replaced)
     state = sel.tournament_state(tournament)
     rnd = _round_replaced(state, replaced, old)
+    club_version_bump(club_id=tournament.club_id)
     change = PlanChange()
     new_entry = _substitute_entry(tournament, substitute, change)
     new = _name(new_entry)

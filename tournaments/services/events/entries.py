@@ -58,6 +58,7 @@ def tournament_create(
         raise _fail("standings_mode", "mode_unknown", mode=standings_mode)
     if table_size and table_size not in pure.players:
         raise _fail("table_size", "table_size", size=table_size)
+    club_version_bump(club_id=club.pk)
     return Tournament.objects.create(
         club=club,
         name=name[:100],
@@ -83,6 +84,7 @@ def entry_add(*, tournament: Tournament, name: str, checked_in: bool = False) ->
     in once rounds are under way, this is “X arrives now” (``changes.entry_arrived``): a round
     already drawn keeps its tables and X sits it out; ``entry.change`` says what happened."""
     player = player_get_or_create(club=tournament.club, name=name, field="name")
+    club_version_bump(club_id=tournament.club_id)
     try:
         with transaction.atomic():
             entry = TournamentEntry.objects.create(
@@ -103,6 +105,7 @@ def entry_check_in(*, entry: TournamentEntry, checked_in: bool = True) -> Tourna
     if entry.dropped_at_round is not None and checked_in:
         raise _fail("entry", "entry_dropped", name=entry.player.name)
     was = entry.checked_in
+    club_version_bump(club_id=entry.tournament.club_id)
     entry.checked_in = checked_in
     entry.save(update_fields=["checked_in"])
     if checked_in:
@@ -137,6 +140,7 @@ def entry_remove(*, entry: TournamentEntry, user=None) -> str:
 
 @transaction.atomic
 def entry_undrop(*, entry: TournamentEntry) -> TournamentEntry:
+    club_version_bump(club_id=entry.tournament.club_id)
     entry.dropped_at_round = None
     entry.save(update_fields=["dropped_at_round"])
     return entry

@@ -16,6 +16,7 @@ from ...models import (
     Tournament,
     TournamentEntry,
 )
+from ..cache import club_version_bump
 from .common import (
     PIN_DIGITS,
     PIN_FAILURE_WINDOW,
@@ -35,6 +36,11 @@ def pin_digest(tournament: Tournament, pin: str) -> str:
 @transaction.atomic
 def pin_issue(*, entry: TournamentEntry) -> str:
     """A new PIN for the entry (any earlier PIN stops working). Returned once, never stored."""
+    club_version_bump(club_id=entry.tournament.club_id)
+    return _pin_new(entry)
+
+
+def _pin_new(entry: TournamentEntry) -> str:
     tournament = entry.tournament
     taken = set(
         TournamentEntry.objects.filter(tournament=tournament)
@@ -62,18 +68,21 @@ def pin_issue_all(*, tournament: Tournament, only_missing: bool = False) -> dict
     entries = tournament.entries.filter(dropped_at_round__isnull=True)
     if only_missing:
         entries = entries.filter(pin_hash="")
-    return {e.pk: pin_issue(entry=e) for e in entries.select_related("tournament")}
+    club_version_bump(club_id=tournament.club_id)
+    return {e.pk: _pin_new(e) for e in entries.select_related("tournament")}
 
 
 def pin_lockouts_clear(*, tournament: Tournament) -> int:
     """Let every phone locked out of this tournament's PIN entry (too many wrong PINs, for a
     chosen player or typed alone) try again now: their failures are forgotten. Returns how
-    many failures were cleared."""
+    many failures were cleared. (No page shows them: the club's version stays.)"""
     deleted, _kinds = PinAttempt.objects.filter(tournament=tournament).delete()
     return deleted
 
 
+@transaction.atomic
 def pin_revoke(*, entry: TournamentEntry) -> TournamentEntry:
+    club_version_bump(club_id=entry.tournament.club_id)
     entry.pin_hash = ""
     entry.save(update_fields=["pin_hash"])
     return entry

@@ -63,6 +63,7 @@ def round_draw(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.finished_at is not None:
         raise _fail("draw", "tournament_finished")
+    club_version_bump(club_id=tournament.club_id)
     latest = _latest_round(tournament)
     if latest is not None and latest.started_at is None:
         number = latest.number
@@ -143,6 +144,7 @@ def round_swap(*, rnd: TournamentRound, a: int, b: int) -> TournamentRound:
     a, b = int(a), int(b)
     if a == b:
         raise _fail("swap", "swap_same")
+    club_version_bump(club_id=rnd.tournament.club_id)
     tables = list(rnd.tables.order_by("number"))
     try:
         new_tables, new_sitouts = draw.generator.swap_players(
@@ -180,6 +182,7 @@ def round_start(*, rnd: TournamentRound, user=None) -> TournamentRound:
     previous = tournament.rounds.filter(number=rnd.number - 1).first()
     if previous is not None and previous.started_at is None:
         raise _fail("start", "round_unstarted", number=previous.number)
+    club_version_bump(club_id=tournament.club_id)
     for table in rnd.tables.select_related("round").order_by("number"):
         table.session = session_create(
             club=tournament.club,
@@ -236,6 +239,7 @@ def round_finish(
         undecided = [d for d in waiting if d.pk not in decisions]
         if undecided:
             raise _fail("finish", "round_waiting", count=len(undecided), number=rnd.number)
+        club_version_bump(club_id=rnd.tournament.club_id)
         for deal in waiting:
             choice = decisions[deal.pk]
             if choice == "confirm":
@@ -269,11 +273,11 @@ def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
     latest = _latest_round(tournament)
     if latest is not None and latest.started_at is not None and latest.finished_at is None:
         raise _fail("finish", "round_unfinished_end", number=latest.number)
+    club_version_bump(club_id=tournament.club_id)
     if latest is not None and latest.started_at is None:
         latest.delete()
     tournament.finished_at = timezone.now()
     tournament._history_user = _user(user)
     tournament._change_reason = "tournament finished"
     tournament.save(update_fields=["finished_at"])
-    club_version_bump(club_id=tournament.club_id)
     return tournament

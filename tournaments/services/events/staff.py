@@ -1,7 +1,7 @@
 """The tournament's staff page: the standings freeze and its reveal, and the extra staff.
 
 Every change is a save of the tournament, so it lands in its history (the extra staff as its
-many-to-many history) and bumps the club's data version (services/cache.py), so no cached
+many-to-many history), and moves the club's data version (services/cache.py), so no cached
 public page shows standings — or, on the club's pages, deals — from before a freeze or a
 reveal. A freeze or a reveal also changes which deals the club's ratings learn from
 (``selectors.visibility.common_visibility``): the ratings are replayed after it commits.
@@ -65,6 +65,7 @@ def tournament_freeze_set(*, tournament: Tournament, hidden_rounds, user=None) -
         raise _fail("standings_hidden_rounds", "freeze_range", max=maximum) from None
     if not 0 <= value <= maximum:
         raise _fail("standings_hidden_rounds", "freeze_range", max=maximum)
+    club_version_bump(club_id=tournament.club_id)
     tournament.standings_hidden_rounds = value
     tournament.standings_revealed = False
     tournament._history_user = _user(user)
@@ -80,6 +81,7 @@ def tournament_standings_reveal(*, tournament: Tournament, user=None) -> Tournam
     tournament = _locked(tournament)
     if not tournament.standings_hidden_rounds or tournament.standings_revealed:
         raise _fail("reveal", "reveal_nothing")
+    club_version_bump(club_id=tournament.club_id)
     tournament.standings_revealed = True
     tournament._history_user = _user(user)
     tournament._change_reason = "standings revealed"

@@ -11,6 +11,7 @@ from ...models import (
     TournamentEntry,
     TournamentTable,
 )
+from ..cache import club_version_bump
 from ..deals import deal_delete, deal_record, deal_recorded, deal_restore, deal_update
 from .common import _fail, _user
 
@@ -48,6 +49,8 @@ def table_deal_record(
         if rnd.finished_at is not None:
             raise _fail("__all__", "round_finished", number=rnd.number)
         deal = deal_record(session=table.session, data=data, user=user, client_id=client_id)
+        if deal.already_recorded:  # recorded before: its confirmation may be written now
+            club_version_bump(club_id=deal.club_id)
         confirmed = staff or not rnd.tournament.require_confirmation
         DealConfirmation.objects.get_or_create(
             deal=deal,
@@ -70,6 +73,7 @@ def _confirmation(deal: Deal) -> DealConfirmation:
     )
     if confirmation is None:  # recorded through the club pages by a scorekeeper: counts
         table = TournamentTable.objects.get(session_id=deal.session_id)
+        club_version_bump(club_id=deal.club_id)
         confirmation = DealConfirmation.objects.create(
             deal=deal, table=table, state=ConfirmationState.CONFIRMED
         )
@@ -99,6 +103,7 @@ def deal_confirm(
         _player_may_decide(c, entry)
         if c.recorded_by_id == entry.pk:
             raise _fail("__all__", "confirm_own")
+    club_version_bump(club_id=c.deal.club_id)
     c.state = ConfirmationState.CONFIRMED
     c.decided_by = None if staff else entry
     c.decided_by_user = _user(user) if staff else None
@@ -122,6 +127,7 @@ def deal_dispute(
         _player_may_decide(c, entry)
         if not note:
             raise _fail("note", "dispute_note")
+    club_version_bump(club_id=c.deal.club_id)
     c.state = ConfirmationState.DISPUTED
     c.decided_by = None if staff else entry
     c.decided_by_user = _user(user) if staff else None

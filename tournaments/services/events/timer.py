@@ -11,6 +11,7 @@ from django.utils import timezone
 from ...models import (
     TournamentRound,
 )
+from ..cache import club_version_bump
 from .common import TIMER_MAX_MINUTES, _fail
 from .rounds import _fresh
 
@@ -38,6 +39,7 @@ def timer_start(*, rnd: TournamentRound, minutes: int | None = None) -> Tourname
         seconds = rnd.tournament.minutes_per_round * 60
     else:
         raise _fail("minutes", "timer_minutes", max=TIMER_MAX_MINUTES)
+    club_version_bump(club_id=rnd.tournament.club_id)
     rnd.timer_ends_at = now + datetime.timedelta(seconds=seconds)
     rnd.timer_left = None
     rnd.save(update_fields=["timer_ends_at", "timer_left"])
@@ -48,6 +50,7 @@ def timer_start(*, rnd: TournamentRound, minutes: int | None = None) -> Tourname
 def timer_stop(*, rnd: TournamentRound) -> TournamentRound:
     rnd = _fresh(rnd)
     if rnd.timer_ends_at is not None:
+        club_version_bump(club_id=rnd.tournament.club_id)
         left = (rnd.timer_ends_at - timezone.now()).total_seconds()
         rnd.timer_left = max(0, int(left))
         rnd.timer_ends_at = None
