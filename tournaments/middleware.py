@@ -2,6 +2,8 @@
 
 ``SessionCookieMiddleware``: a session cookie Django could not have made is no session.
 
+``KeptHeadersMiddleware``: a NUL byte in a header django-axes keeps is written ``0x00``.
+
 ``DatabaseBusyMiddleware``: a database busy with another writer answers 503 "try again", never a
 500. On SQLite every request runs inside ``services.busy.bounded_wait``: while a large import
 writes, a request that writes (a deal, an edit, anything) waits for the writer only briefly, then
@@ -59,6 +61,29 @@ class SessionCookieMiddleware:
                 samesite=settings.SESSION_COOKIE_SAMESITE,
             )
         return response
+
+
+# The request headers django-axes keeps with every login, failed or not (its AccessAttempt,
+# AccessFailureLog and AccessLog rows), beside the address and the path.
+KEPT_HEADERS = ("HTTP_USER_AGENT", "HTTP_ACCEPT")
+
+
+class KeptHeadersMiddleware:
+    """A NUL byte in a header django-axes keeps (``KEPT_HEADERS``) is written ``0x00``, as axes
+    itself writes it in the form data it keeps. PostgreSQL refuses a NUL byte in text
+    (``DataError``): a login with one in its User-Agent answered 500, and a failed one went
+    uncounted by the lock-out."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        meta = request.META
+        for name in KEPT_HEADERS:
+            value = meta.get(name)
+            if value and "\x00" in value:
+                meta[name] = value.replace("\x00", "0x00")
+        return self.get_response(request)
 
 
 class ReaderMiddleware:

@@ -85,6 +85,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # a session cookie Django could not have made is no session (before Django reads it)
     "tournaments.middleware.SessionCookieMiddleware",
+    "tournaments.middleware.KeptHeadersMiddleware",  # no NUL byte in what axes keeps
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

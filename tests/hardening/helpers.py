@@ -171,8 +171,9 @@ def run_threads(n, target):
 WAITED_FOR_A_LOCK = 10.0
 
 
-def hit_all_methods(client, url: str) -> None:
-    """GET and POST ``url``: anything but a server error (a 500) is an answer."""
+def hit_all_methods(client, url: str, **extra) -> None:
+    """GET and POST ``url`` (with ``extra``: WSGI environ keys, ``HTTP_COOKIE``, ``HTTP_HOST``…):
+    anything but a server error (a 500) is an answer."""
     for method in (client.get, client.post):
-        response = method(url)
+        response = method(url, **extra)
         assert response.status_code < 500, (method.__name__, url, response.status_code)

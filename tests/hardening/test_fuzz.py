@@ -1,5 +1,5 @@
 """Property-based fuzzing of the entry forms and the CSV import: garbage never yields a server
-error, and input that cannot be right changes nothing."""
+error, and input that cannot be right changes nothing (cookies and headers: test_headers_fuzz)."""
 
 import pytest
 from django.test import Client

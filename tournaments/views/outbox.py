@@ -95,7 +95,9 @@ def since_of(request) -> datetime.datetime | None:
     if request.headers.get(DUPLICATE_OK_HEADER) == "1":
         return None
     raw = request.headers.get(SINCE_HEADER, "")
-    if not raw.isdigit() or len(raw) > 15:
+    # A time in milliseconds, in ASCII digits (str.isdigit also takes "²", which int() refuses),
+    # of at most 13 (the year 2286): anything else asks no check, never a server error.
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 13:
         return None
     return datetime.datetime.fromtimestamp(int(raw) / 1000, tz=datetime.UTC)
 
