@@ -12,7 +12,8 @@ Places (URL and format):
 - ``/c/<club>/deals/<id>/history/`` — a round-3 deal's history (members);
 - ``/c/<club>/standings/napoleon/`` all time, ``…/<YYYY>/``, ``…/<YYYY>/<MM>/`` — HTML,
   ``?format=csv``, ``?format=pdf``;
-- ``/c/<club>/players/<id>/`` — 幽霊's page and a round-1 player's (totals, charts);
+- ``/c/<club>/players/<id>/`` — 幽霊's page (404 where the private tournament is hidden) and a
+  round-1 player's, who also plays the club's ordinary sessions (totals, charts);
 - ``/c/<club>/ratings/napoleon/?all=1`` — the ratings (what every reader sees);
 - ``/t/<id>/``, ``/t/<id>/standings/`` (幽霊's points), ``/t/<id>/results.pdf``,
   ``/t/<id>/table/<round-3 table>/``;
@@ -248,15 +249,20 @@ def test_what_each_reader_sees_of_a_tournament_everywhere(
         points = sorted((p for p, _d in expected_rows(world, seen, month).values()), reverse=True)
         assert [row.points for row in leaders] == points[:3], where
         assert (GHOST in [row.name for row in leaders]) == ghost_seen, where
-        # player pages: 幽霊 only played hidden deals when round 3 is hidden
+        # player pages: 幽霊 only played hidden deals when round 3 is hidden; known only from
+        # a private tournament, 幽霊 does not exist for whoever may not see it (a frozen round
+        # hides points, never a player)
         ghost_page = client.get(reverse("player_detail", args=[slug, world["ghost"].pk]))
-        assert ("napoleon" in shared(ghost_page)["stats"].totals) == ghost_seen, where
+        if not sees_round(state, reader, 1):
+            assert ghost_page.status_code == 404 and GHOST not in ghost_page.content.decode()
+        else:
+            assert ("napoleon" in shared(ghost_page)["stats"].totals) == ghost_seen, where
+            by_bid = sum(r.deals for r in shared(ghost_page)["stats"].by_bid)
+            assert (by_bid > 0) == ghost_seen, where
         regular = world["regular"]
         page = client.get(reverse("player_detail", args=[slug, regular.pk]))
         total = shared(page)["stats"].totals["napoleon"]
         assert (total["points"], total["deals"]) == expected_rows(world, seen)[regular.name], where
-        by_bid = sum(r.deals for r in shared(ghost_page)["stats"].by_bid)
-        assert (by_bid > 0) == ghost_seen, where
         # ratings: what every reader of the club sees, whoever asks
         ratings = client.get(reverse("ratings", args=[slug, "napoleon"]) + "?all=1")
         rated = sees_round(state, "anonymous", 3)

@@ -55,6 +55,7 @@ WRITE_VIEWS = {
     "member_remove": OWNER,
     "player_rename": OWNER,
     "player_active": OWNER,
+    "player_anonymise": OWNER,
     "ruleset_new": OWNER,
     "ruleset_edit": OWNER,
     "manage_import": OWNER,
@@ -298,6 +299,7 @@ def _build_world():
         "member_remove": ({"pk": member.pk}, {}),
         "player_rename": ({"pk": players[4].pk}, {"name": "Renamed player"}),
         "player_active": ({"pk": players[4].pk}, {"active": "0"}),
+        "player_anonymise": ({"pk": players[0].pk}, {}),
         "ruleset_new": (
             {},
             {"code": "house", "preset": "napoleon-wiki", "options.min_bid": "12", "action": "save"},
@@ -384,7 +386,8 @@ def test_allowed_writes_really_write(world):
     owner = Client()
     owner.force_login(world["users"][OWNER])
     for name in ("deal_new", "deal_delete", "club_settings", "member_add", "player_rename",
-                 "invitation_create", "claim_confirm", "player_merge"):  # fmt: skip
+                 "invitation_create", "claim_confirm", "player_merge",
+                 "player_anonymise"):  # fmt: skip
         before = fingerprint()
         owner.post(_url(world, name), world["requests"][name][1])
         assert fingerprint() != before, name

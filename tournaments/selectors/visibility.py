@@ -17,6 +17,12 @@ A PIN opens its holder's own table on the tournament's pages; it adds nothing on
 pages. What is hidden is always whole sessions (a table plays in one round), so a reader's
 :class:`Visibility` is a set of sessions, given to the database as a subquery over the
 tournaments' tables: bounded by the hidden tournaments' size, never by the club's history.
+
+A player is seen where their deals are seen: a player the club knows only from private
+tournaments (every score line at a private tournament's table, every entry in a private
+tournament) does not exist for a reader who may not see those tournaments
+(:meth:`Visibility.player_visible`, :meth:`Visibility.hidden_players`). A freeze hides rounds'
+points, never a player: a public tournament names its entrants on its own pages.
 """
 
 from __future__ import annotations
@@ -27,9 +33,18 @@ from functools import cached_property
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 
-from ..models import Club, GameSession, Role, Tournament, TournamentTable
+from ..models import (
+    Club,
+    GameSession,
+    Player,
+    Role,
+    ScoreLine,
+    Tournament,
+    TournamentEntry,
+    TournamentTable,
+)
 from ..permissions import has_role
 from ..reader import Reader
 
@@ -43,25 +58,63 @@ def last_round_shown(*, rounds_planned: int, hidden_rounds: int) -> int:
 class Visibility:
     """What one reader may see of one club's tournament deals.
 
-    ``private_hidden``: every private tournament of the club is hidden; ``frozen``: (tournament
-    id, last round shown) for each freeze the reader is under. Nothing hidden: ``everything``.
+    ``private_hidden``: every private tournament of the club is hidden (once one has started);
+    ``frozen``: (tournament id, last round shown) for each freeze the reader is under. No deal
+    hidden: ``everything``. ``private_players``: the club has a private tournament (started or
+    not) and the reader may not see it, so its players may be hidden (:meth:`hidden_players`).
     """
 
     club_id: int
     private_hidden: bool = False
     frozen: tuple[tuple[int, int], ...] = ()
+    private_players: bool = False
 
     @property
     def everything(self) -> bool:
+        """No deal is hidden (players may be: ``private_players``)."""
         return not self.private_hidden and not self.frozen
 
     @property
     def key(self) -> str:
         """A short text that differs whenever what is hidden differs (for cache keys)."""
-        if self.everything:
+        if self.everything and not self.private_players:
             return "all"
         spec = f"{int(self.private_hidden)}|" + ",".join(f"{t}:{k}" for t, k in self.frozen)
+        if self.private_players:
+            spec += "|players"
         return hashlib.sha1(spec.encode()).hexdigest()[:16]
+
+    def hidden_players(self) -> QuerySet[Player]:
+        """The club's players this reader may not see: known only from private tournaments
+        (an entry in one or a score line at one's table, and neither an entry in a public
+        tournament nor a score line anywhere else); none when ``private_players`` is not set.
+        A player the club knows from nothing at all (no entry, no score line) is not hidden."""
+        if not self.private_players:
+            return Player.objects.none()
+        private = TournamentTable.objects.filter(
+            round__tournament__club_id=self.club_id,
+            round__tournament__is_public=False,
+            session__isnull=False,
+        ).values("session_id")
+        lines = ScoreLine.objects.filter(player_id=OuterRef("pk"))
+        entries = TournamentEntry.objects.filter(player_id=OuterRef("pk"))
+        return (
+            Player.objects.filter(club_id=self.club_id)
+            .filter(
+                Exists(entries.filter(tournament__is_public=False))
+                | Exists(lines.filter(session_id__in=private))
+            )
+            .exclude(Exists(entries.filter(tournament__is_public=True)))
+            .exclude(Exists(lines.exclude(session_id__in=private)))
+        )
+
+    def player_visible(self, player_id: int) -> bool:
+        """Whether the reader may see the player (their page, their name): nothing asked where
+        nothing may be hidden; otherwise one query along the player's own rows (their score
+        lines by the player index, their entries by the player key)."""
+        if not self.private_players:
+            return True
+        return not self.hidden_players().filter(pk=player_id).exists()
 
     def hidden_tables(self) -> QuerySet[TournamentTable]:
         """The club's tournament tables (with a session) whose deals this reader may not see."""
@@ -102,35 +155,38 @@ class Visibility:
         return not self.hidden_tables().filter(session_id=session.pk).exists()
 
 
-def _hiding(club_id: int, *, private: bool) -> tuple[bool, list[tuple[int, int]]]:
-    """Whether the club has a private tournament with a started round (asked when ``private``)
-    and (tournament id, last round shown) of its freezes in force: set, not revealed, and a
-    round after the last one shown started. One query over the club's tournaments that may
-    hide something (a few; the private ones of a public club's history at most)."""
+def _hiding(club_id: int, *, private: bool) -> tuple[bool, list[tuple[int, int]], bool]:
+    """Whether the club has a private tournament with a started round (asked when ``private``),
+    (tournament id, last round shown) of its freezes in force: set, not revealed, and a round
+    after the last one shown started; and whether it has a private tournament at all, started
+    or not (asked when ``private``: its entrants are players already). One query over the
+    club's tournaments that may hide something (a few; the private ones of a public club's
+    history at most)."""
     may_hide = Q(standings_hidden_rounds__gt=0, standings_revealed=False)
     if private:
         may_hide |= Q(is_public=False)
     rows = (
         Tournament.objects.filter(may_hide, club_id=club_id)
         .annotate(started=Max("rounds__number", filter=Q(rounds__started_at__isnull=False)))
-        .filter(started__isnull=False)
         .values_list("pk", "is_public", "rounds_planned", "standings_hidden_rounds",
                      "standings_revealed", "started")
         .order_by("pk")
     )  # fmt: skip
-    any_private = False
+    any_private = any_private_tournament = False
     frozen = []
     for pk, is_public, planned, hidden, revealed, started in rows:
-        any_private = any_private or (private and not is_public)
-        if not hidden or revealed:
+        if private and not is_public:
+            any_private_tournament = True
+            any_private = any_private or started is not None
+        if started is None or not hidden or revealed:
             continue
         last_shown = last_round_shown(rounds_planned=planned, hidden_rounds=hidden)
         if started > last_shown:
             frozen.append((pk, last_shown))
-    return any_private, frozen
+    return any_private, frozen, any_private_tournament
 
 
-def _hiding_kept(club: Club, *, private: bool) -> tuple[bool, list[tuple[int, int]]]:
+def _hiding_kept(club: Club, *, private: bool) -> tuple[bool, list[tuple[int, int]], bool]:
     """:func:`_hiding`, kept in the cache per club data version: what it reads (tournaments,
     their rounds) is written only by writes that move the version (services/cache.py), so a
     read page's request asks nothing for it once the version's answer is kept. A cache that
@@ -139,7 +195,7 @@ def _hiding_kept(club: Club, *, private: bool) -> tuple[bool, list[tuple[int, in
     version = getattr(club, "data_version", None)
     if not seconds or version is None:
         return _hiding(club.pk, private=private)
-    key = f"efuda:hiding:{club.pk}:{version}:{int(private)}"
+    key = f"efuda:hiding2:{club.pk}:{version}:{int(private)}"
     found = cache.get(key)
     if found is None:
         found = _hiding(club.pk, private=private)
@@ -177,7 +233,7 @@ def _visibility(club: Club, reader: Reader) -> Visibility:
     if has_role(reader, club, Role.SCOREKEEPER):  # scorekeepers, owners, site staff
         return Visibility(club_id=club.pk)
     member = has_role(reader, club, Role.MEMBER)
-    private, frozen = _hiding_kept(club, private=not member)
+    private, frozen, private_players = _hiding_kept(club, private=not member)
     # A tournament's extra staff see its live standings, so its frozen rounds too: only while
     # they are members of the club (permissions are read per request, never kept).
     staffed = _staffed(reader, [t for t, _k in frozen]) if member else set()
@@ -185,6 +241,7 @@ def _visibility(club: Club, reader: Reader) -> Visibility:
         club_id=club.pk,
         private_hidden=private,
         frozen=tuple((t, k) for t, k in frozen if t not in staffed),
+        private_players=private_players,
     )
 
 
@@ -194,5 +251,10 @@ def common_visibility(*, club_id: int) -> Visibility:
     table serves every reader, and nothing hidden reaches it), and ``export_standings`` prints
     them unless told otherwise."""
     is_public = Club.objects.filter(pk=club_id).values_list("is_public", flat=True).first()
-    private, frozen = _hiding(club_id, private=bool(is_public))
-    return Visibility(club_id=club_id, private_hidden=private, frozen=tuple(frozen))
+    private, frozen, private_players = _hiding(club_id, private=bool(is_public))
+    return Visibility(
+        club_id=club_id,
+        private_hidden=private,
+        frozen=tuple(frozen),
+        private_players=private_players,
+    )

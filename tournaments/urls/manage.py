@@ -29,6 +29,11 @@ urlpatterns = [
         manage.player_active_view,
         name="player_active",
     ),
+    path(
+        "c/<slug:club_slug>/manage/players/<id:pk>/anonymise/",
+        manage.player_anonymise_view,
+        name="player_anonymise",
+    ),
     path("c/<slug:club_slug>/manage/rulesets/new/", manage.ruleset_edit_view, name="ruleset_new"),
     path(
         "c/<slug:club_slug>/manage/rulesets/<id:pk>/",

@@ -30,7 +30,7 @@ from ..selectors.accounts import club_tools
 from ..selectors.clubs import club_admin
 from ..services.clubs import club_create, club_update
 from ..services.members import member_add, member_remove, membership_role_change
-from ..services.players import player_rename, player_set_active
+from ..services.players import player_anonymise, player_rename, player_set_active
 from ..services.rulesets import ruleset_save
 
 
@@ -135,6 +135,31 @@ def player_active_view(request, club_slug: str, pk):
     player = get_object_or_404(Player, club=club, pk=pk)
     player_set_active(player=player, active=request.POST.get("active") == "1")
     return redirect(_manage_url(club) + "#players")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_anonymise_view(request, club_slug: str, pk):
+    """GET asks for confirmation; POST replaces the player's name by 「匿名 N」 everywhere
+    (services.players.player_anonymise)."""
+    club = club_for_request(request, club_slug, role=Role.OWNER)
+    player = get_object_or_404(Player, club=club, pk=pk)
+    error = None
+    if request.method == "POST":
+        try:
+            player = player_anonymise(player=player)
+        except EfudaError as err:
+            error = error_text(err)
+        else:
+            text = _("The player is now “%(name)s” everywhere.")
+            messages.success(request, text % {"name": player.name})
+            return redirect(_manage_url(club) + "#players")
+    return render(
+        request,
+        "tournaments/manage/player_anonymise.html",
+        {"club": club, "player": player, "error": error},
+        status=400 if error else 200,
+    )
 
 
 @login_required

@@ -175,6 +175,8 @@ def standings_view(
 def player_detail_view(request, club_slug: str, player_id: int):
     club = club_for_request(request, club_slug)
     visibility = deal_visibility(club=club, reader=request.reader)
+    if not visibility.player_visible(player_id):  # known only from a tournament hidden from them
+        raise Http404
 
     def shared(neutral):  # the player is read only when the page is not kept yet
         player = get_object_or_404(Player, club=club, pk=player_id)
