@@ -228,3 +228,28 @@ def test_the_check_costs_nothing_where_nothing_is_hidden(django_assert_num_queri
         assert member.player_visible(secret.pk)
     assert set(visitor.hidden_players()) == set(secret for secret in world["secret"])
     assert not member.hidden_players().exists()
+
+
+def _routes(resolver=None, prefix=""):
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    for entry in (resolver or get_resolver()).url_patterns:
+        if isinstance(entry, URLResolver):
+            yield from _routes(entry, prefix + str(entry.pattern))
+        elif isinstance(entry, URLPattern):
+            yield entry.name, prefix + str(entry.pattern)
+
+
+# Every address that names one player to readers who are not the club's owners: each checks
+# Visibility.player_visible and is tested above. A new one (a player's file, an API player,
+# a sitemap) joins this set only with that check and a test.
+PLAYER_ADDRESSES = {"player_detail"}
+
+
+def test_every_address_naming_a_player_is_one_the_rule_covers():
+    found = {
+        name for name, route in _routes()
+        if "players/" in route and "/manage/" not in route
+    }  # fmt: skip
+    assert found == PLAYER_ADDRESSES, found
+    assert not [route for _name, route in _routes() if "sitemap" in route.lower()]
