@@ -199,6 +199,31 @@ def test_a_private_entrant_who_plays_in_the_club_is_seen(client):
     assert response.status_code == 200 and player.name in response.content.decode()
 
 
+def test_a_name_taken_out_of_a_private_tournament_stays_unseen(client):
+    """A name entered by mistake and taken out again (the staff's *Remove*) stays a club
+    player with no entry and no score line: still known only from the private tournament."""
+    world = build(started=False)
+    club, t, player = world["club"], world["t"], world["secret"][0]
+    staff = client_for(world, "scorekeeper")
+    entry = t.entries.get(player=player)
+    assert staff.post(reverse("tournament_entry_remove", args=[t.pk, entry.pk])).status_code == 302
+    assert not t.entries.filter(player=player).exists()
+    assert Player.objects.filter(pk=player.pk).exists()
+    url = reverse("player_detail", args=[club.slug, player.pk])
+    for reader, sees in SEES.items():
+        response = client_for(world, reader).get(url)
+        assert response.status_code == (200 if sees else 404), reader
+        assert (player.name in response.content.decode()) == sees, reader
+    # once they play an ordinary session, everyone sees them
+    wiki = club.rulesets.get(code="napoleon-wiki")
+    evening = factories.session(
+        club=club, ruleset=wiki, date=timezone.localdate() - datetime.timedelta(days=1)
+    )
+    seats = [player.pk, *(p.pk for p in Player.objects.filter(club=club, name__in=REGULARS))]
+    deal_record(session=evening, data=napoleon_data(seats[:5], n=1))
+    assert client.get(url).status_code == 200
+
+
 def test_a_public_tournaments_entrants_are_seen(client):
     club = factories.ClubFactory(is_public=True)
     wiki = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
