@@ -1,0 +1,18 @@
+"""``/healthz``: whether this server can serve, for the proxy and for monitors (docs/deploy.md,
+"Health"). JSON; 200 when the database answers, every migration is applied and the task worker
+was seen within three heartbeats, else 503 naming the failing part. No login, no session, never
+cached."""
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+from ..selectors.health import health_report
+
+
+@never_cache
+@require_safe
+def health_view(request):
+    report = health_report(worker_within=3 * settings.WORKER_HEARTBEAT_SECONDS)
+    return JsonResponse(report, status=200 if report["ok"] else 503)
