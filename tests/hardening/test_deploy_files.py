@@ -3,9 +3,11 @@ which scripts/test installs), the shipped systemd units pass ``systemd-analyze v
 systemd is installed, every unit and file the doc names is shipped, and the doc's commands need
 no ``sudo`` and run ``manage.py`` with the environment, checking only after collectstatic."""
 
+import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -77,7 +79,7 @@ needs_nginx = pytest.mark.skipif(
 
 @pytest.fixture
 def nginx_path(monkeypatch):
-    monkeypatch.setenv("PATH", "/usr/sbin:/sbin:" + __import__("os").environ.get("PATH", ""))
+    monkeypatch.setenv("PATH", "/usr/sbin:/sbin:" + os.environ.get("PATH", ""))
 
 
 @needs_nginx
@@ -206,8 +208,8 @@ def _backups(tmp_path: Path, **env) -> subprocess.CompletedProcess:
 def _aged(folder: Path, name: str, days: int) -> Path:
     path = folder / name
     path.write_text("old")
-    when = __import__("time").time() - days * 86400
-    __import__("os").utime(path, (when, when))
+    when = time.time() - days * 86400
+    os.utime(path, (when, when))
     return path
 
 
