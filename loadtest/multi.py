@@ -266,6 +266,8 @@ def _taken(ports: list[int]) -> list[int]:
     taken = []
     for port in ports:
         with socket.socket() as s:
+            # as the servers bind: a port a stopped run left in TIME_WAIT is free to them
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 s.bind(("127.0.0.1", port))
             except OSError:
