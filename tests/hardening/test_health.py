@@ -3,6 +3,7 @@ is applied and the task worker was seen within three heartbeats; 503 naming the 
 otherwise; JSON, never cached, no session, one query once the migrations were found applied."""
 
 import datetime
+import logging
 import threading
 
 import pytest
@@ -131,3 +132,19 @@ def test_the_worker_writes_its_heartbeat():
     thread.join(timeout=60)
     assert WorkerBeat.objects.count() == 1
     assert _ask()[0].status_code == 200
+
+
+def test_a_503_here_is_not_logged_as_a_server_error(caplog):
+    """A monitor asks every few seconds: no ERROR line (and no mail to the admins) each time."""
+    answer, _body = _ask()  # no worker seen: 503
+    assert answer.status_code == 503
+    assert not [r for r in caplog.records if r.name == "django.request"]
+
+
+def test_other_503s_are_still_logged():
+    from tournaments.views import health as view
+
+    record = logging.LogRecord("django.request", logging.ERROR, "", 0, "x", None, None)
+    record.status_code = 503
+    record.request = type("R", (), {"resolver_match": None})()
+    assert view._Unlogged().filter(record) is True

@@ -29,6 +29,7 @@ from tournaments.services.worker_beat import worker_beat_record
 log = logging.getLogger("efuda.worker")
 TAKE_UP_EVERY = 60.0  # seconds
 PROBE_EVERY = 0.5  # seconds between attempts to reach a database that went away
+BEAT_RETRY = 2.0  # seconds before the next heartbeat after one that failed
 
 
 def _beat_loop(stop: threading.Event) -> None:
@@ -37,6 +38,7 @@ def _beat_loop(stop: threading.Event) -> None:
     host = socket.gethostname()
     next_take_up = 0.0
     while True:
+        wait = min(settings.WORKER_HEARTBEAT_SECONDS, TAKE_UP_EVERY)
         try:
             worker_beat_record(host=host)
             if time.monotonic() >= next_take_up:
@@ -45,11 +47,13 @@ def _beat_loop(stop: threading.Event) -> None:
                 for key, jobs in outcome.items():
                     if jobs:
                         log.warning("imports whose worker died, %s: %s", key, jobs)
-        except DatabaseError as error:  # the database away for a moment: next time
+        except DatabaseError as error:  # the database away: again soon, so that the worker
+            # is seen as soon as it is back
             log.warning("the heartbeat or taking up imports failed: %s", error)
+            wait = min(wait, BEAT_RETRY)
         finally:
             connections.close_all()  # this thread's connections
-        if stop.wait(min(settings.WORKER_HEARTBEAT_SECONDS, TAKE_UP_EVERY)):
+        if stop.wait(wait):
             return
 
 
