@@ -1,23 +1,33 @@
 """Two servers, one redis, one worker, a streaming replica — and each shared part failing once.
 
-``python -m loadtest.multi`` (run as root, beside a local PostgreSQL 13+ with the ``efuda`` role):
+``python -m loadtest.multi`` (run as root, with PostgreSQL 13+'s server binaries and redis-server
+installed; every port and the database name are options, with fixed defaults):
 
-1. (Re)creates the database (default ``efuda_multi`` on 127.0.0.1:5432), migrates, collects static
-   files **once per server** (each its own STATIC_ROOT), seeds the demo club and a load club.
-2. Starts ``redis-server``, a streaming standby (``pg_basebackup -R``), two gunicorn servers with
-   the production settings (``CACHE_URL``, ``DATABASE_REPLICA_URL``, their own control sockets)
-   and one ``manage.py worker``.
+1. Makes a PostgreSQL primary of its own (``initdb``, ``--pg-port``, default 5441: nobody
+   else's database is restarted) prepared for a standby as docs/deploy.md §5b says — a
+   replication role with a password, a ``host replication`` line in pg_hba.conf, the primary
+   listening on 127.0.0.1 — and efuda's role and database (``--database``, default
+   ``efuda_multi``); migrates, collects static files **once per server** (each its own
+   STATIC_ROOT), seeds the demo club and a load club.
+2. Starts ``redis-server`` (``--redis-port``, 6390), the streaming standby made over TCP with the
+   replication role (``pg_basebackup -R``, ``--standby-port``, 5442), two gunicorn servers
+   (``--ports``, 8101,8102) with the production settings (``CACHE_URL``, ``DATABASE_REPLICA_URL``,
+   their own control sockets) and one ``manage.py worker``.
 3. A scorekeeper records a deal every ``--keeper-think`` seconds on server A all through the run
    (so read pages keep missing the cache and render from the replica or the primary), while
    ApacheBench (``ab``) reads a public page on both servers and the login page, in phases:
    before; redis stopped; redis back; the standby stopped; back; the standby's postmaster
-   SIGSTOPped; resumed; the worker SIGKILLed right after an import's commit; a new worker.
+   SIGSTOPped; resumed; the primary restarted (``pg_ctl restart -m fast``, while readers also
+   count every answer's status: 200s, 503s with Retry-After, other 5xx); the worker — the one
+   that lived through the restart — SIGKILLed right after an import's commit; a new worker.
 4. Prints per phase: requests a second for the read page (both servers) and the login page, the
    ratio read/login, non-2xx answers (500s above all), and the scorekeeper's errors; then checks
    that every deal the scorekeeper was told was saved is stored exactly once, and that the
    interrupted import says "imported" with its counts. Writes it all as JSON.
 
-``--serve`` only starts the parts and waits (Ctrl-C stops everything): deploy/try-multi-server.
+``--serve`` only starts the parts and waits: deploy/try-multi-server. Ctrl-C or a SIGTERM (a plain
+``kill``, ``timeout``, a supervisor) stops every part and removes both clusters and the scratch
+files, at any moment, also in the middle of setting up or of a load run.
 The load generator shares the machine with everything it measures: the figures are a floor.
 """
 
@@ -28,19 +38,20 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-from loadtest.parts import RedisServer, Standby, pg_bindir, wait_for
+from loadtest.cluster import OwnPrimary, ReplicaOf
+from loadtest.parts import RedisServer, wait_for
 from loadtest.ratio import ab
-from loadtest.run import Stats, machine, recreate_database, scorekeeper, verify
+from loadtest.run import Stats, machine, scorekeeper, verify
 from loadtest.server import PYTHON, ROOT, Server, manage, server_env
+from loadtest.webclient import WebClient
 
-DEFAULT_URL = "postgres://efuda:efuda@127.0.0.1:5432/efuda_multi"
 IMPORT_LINES = 3000
 
 
@@ -100,60 +111,46 @@ class Worker:
 class Parts:
     """Everything the multi-server set-up runs, started and stopped together."""
 
-    def __init__(self, database_url: str, workdir: Path, workers: int):
-        self.database_url, self.workdir, self.workers = database_url, workdir, workers
+    def __init__(self, args, workdir: Path):
+        self.args, self.workdir = args, workdir
+        self.primary: OwnPrimary | None = None
         self.redis: RedisServer | None = None
-        self.standby: Standby | None = None
+        self.standby: ReplicaOf | None = None
         self.servers: list[Server] = []
         self.worker: Worker | None = None
         self.world: dict = {}
+        self.lock = threading.Lock()
 
-    def up(self, *, history: int) -> Parts:
-        import psycopg
-
-        if os.geteuid() != 0:
-            raise SystemExit("run as root: the standby cluster is started as the postgres user")
+    def up(self) -> Parts:
+        args = self.args
         binary = shutil.which("redis-server")
         if binary is None:
             raise SystemExit("redis-server is missing: apt-get install redis-server")
-        recreate_database(self.database_url)
-        with psycopg.connect(self.database_url) as conn:
-            version = conn.info.server_version
-        bindir = pg_bindir(version)
-        if bindir is None:
-            raise SystemExit("no PostgreSQL server binaries for the primary's version")
-        self.redis = RedisServer(binary, self.workdir)
-        self.redis.start()
-        statics = [self.workdir / "static-a", self.workdir / "static-b"]
-        base = server_env(self.database_url, statics[0], CACHE_URL=self.redis.url,
-                          LOG_LEVEL="WARNING", REPLICA_RETRY_SECONDS="10")  # fmt: skip
-        manage(base, "migrate", "--noinput", "-v", "0")
-        for static in statics:  # per server: whitenoise serves each server's own STATIC_ROOT
-            manage({**base, "STATIC_ROOT": str(static)}, "collectstatic", "--noinput", "-v", "0")
-        seeded = subprocess.run(
-            [PYTHON, "-m", "loadtest.seed", "--demo", "--history", str(history),
-             "--scorekeepers", "1"],
-            cwd=ROOT, env=base, capture_output=True, text=True, timeout=1800,
-        )  # fmt: skip
-        if seeded.returncode != 0:
-            raise SystemExit(seeded.stderr[-3000:])
-        self.world = json.loads(seeded.stdout.strip().splitlines()[-1])
+        bindir = _server_binaries()
         self.workdir.chmod(0o755)
         pgdir = self.workdir / "pg"
         pgdir.mkdir()
         shutil.chown(pgdir, "postgres", "postgres")
-        datadir = pgdir / "standby"
-        primary = urlsplit(self.database_url)
-        self.standby = Standby(bindir, datadir, primary.port or 5432)
+        self.primary = OwnPrimary(bindir, pgdir / "primary", port=args.pg_port,
+                                  database=args.database)  # fmt: skip
+        self.primary.create()
+        self.redis = RedisServer(binary, self.workdir)
+        self.redis.port = args.redis_port
+        self.redis.start()
+        statics = [self.workdir / "static-a", self.workdir / "static-b"]
+        base = server_env(self.primary.url(), statics[0], CACHE_URL=self.redis.url,
+                          LOG_LEVEL="WARNING", REPLICA_RETRY_SECONDS="10")  # fmt: skip
+        manage(base, "migrate", "--noinput", "-v", "0")
+        for static in statics:  # per server: whitenoise serves each server's own STATIC_ROOT
+            manage({**base, "STATIC_ROOT": str(static)}, "collectstatic", "--noinput", "-v", "0")
+        self.world = _seed(base, args.history)
+        self.standby = ReplicaOf(self.primary, pgdir / "standby", port=args.standby_port)
         self.standby.create()
         self.standby.start()
-        replica_url = urlunsplit(primary._replace(netloc=f"{primary.username}:"
-                                                  f"{primary.password}@127.0.0.1:"
-                                                  f"{self.standby.port}"))  # fmt: skip
-        env = {**base, "DATABASE_REPLICA_URL": replica_url}
-        for static in statics:
-            server = Server({**env, "STATIC_ROOT": str(static)}, workers=self.workers,
-                            log=self.workdir / "gunicorn.log")  # fmt: skip
+        env = {**base, "DATABASE_REPLICA_URL": self.standby.url()}
+        for static, port in zip(statics, args.ports, strict=True):
+            server = Server({**env, "STATIC_ROOT": str(static)}, port=port,
+                            workers=args.workers, log=self.workdir / "gunicorn.log")  # fmt: skip
             self.servers.append(server.start())
         self.env = env
         self.worker = Worker(env, self.workdir / "worker.log").start()
@@ -166,8 +163,28 @@ class Parts:
             self.worker.stop()
         if self.standby:
             self.standby.stop("immediate")
+        if self.primary:
+            self.primary.stop("immediate")
         if self.redis:
             self.redis.stop()
+
+
+def _server_binaries() -> Path:
+    for candidate in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (candidate / "initdb").exists() and (candidate / "pg_basebackup").exists():
+            return candidate
+    raise SystemExit("no PostgreSQL server binaries: apt-get install postgresql")
+
+
+def _seed(env: dict, history: int) -> dict:
+    seeded = subprocess.run(
+        [PYTHON, "-m", "loadtest.seed", "--demo", "--history", str(history),
+         "--scorekeepers", "1"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    if seeded.returncode != 0:
+        raise SystemExit(seeded.stderr[-3000:])
+    return json.loads(seeded.stdout.strip().splitlines()[-1])
 
 
 def measure(
@@ -221,9 +238,50 @@ def measure(
     return row
 
 
-def main(argv=None) -> int:
+class Stopped(SystemExit):
+    """Ctrl-C or SIGTERM: every part is stopped and removed on the way out."""
+
+
+def _stop_on_signals() -> None:
+    """SIGTERM ends the run as Ctrl-C does: by an exception in the main thread, so every
+    ``finally`` runs; a second signal during the clean-up is ignored (it finishes)."""
+
+    def stop(signum, _frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise Stopped(128 + signum)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+
+
+def _ports(text: str) -> list[int]:
+    ports = [int(p) for p in text.split(",")]
+    if len(ports) != 2:
+        raise argparse.ArgumentTypeError("two ports, comma-separated: 8101,8102")
+    return ports
+
+
+def _taken(ports: list[int]) -> list[int]:
+    taken = []
+    for port in ports:
+        with socket.socket() as s:
+            # as the servers bind: a port a stopped run left in TIME_WAIT is free to them
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                taken.append(port)
+    return taken
+
+
+def _arguments(argv) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database-url", default=os.environ.get("MULTI_DATABASE_URL", DEFAULT_URL))
+    parser.add_argument("--database", default="efuda_multi", help="the database's name")
+    parser.add_argument("--ports", type=_ports, default=[8101, 8102], help="the two servers'")
+    parser.add_argument("--pg-port", type=int, default=5441, help="the run's own primary")
+    parser.add_argument("--standby-port", type=int, default=5442)
+    parser.add_argument("--redis-port", type=int, default=6390)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--history", type=int, default=2000)
     parser.add_argument("--requests", type=int, default=1000, help="per page per phase")
@@ -232,21 +290,34 @@ def main(argv=None) -> int:
     parser.add_argument("--serve", action="store_true", help="start everything and wait")
     parser.add_argument("--json", type=Path, default=ROOT / "var" / "loadtest-multi.json")
     args = parser.parse_args(argv)
-    if urlsplit(args.database_url).hostname not in ("127.0.0.1", "localhost", "::1"):
-        parser.error("only against a database on this machine")
+    taken = _taken([*args.ports, args.pg_port, args.standby_port, args.redis_port])
+    if taken:
+        parser.error(f"port(s) {', '.join(map(str, taken))} in use on 127.0.0.1: choose others "
+                     "(--ports, --pg-port, --standby-port, --redis-port)")  # fmt: skip
+    if os.geteuid() != 0:
+        parser.error("run as root: the clusters run as the postgres user")
     if not args.serve and not shutil.which("ab"):
-        raise SystemExit("ApacheBench is missing: apt-get install apache2-utils")
+        parser.error("ApacheBench is missing: apt-get install apache2-utils")
+    return args
+
+
+def main(argv=None) -> int:
+    args = _arguments(argv)
+    _stop_on_signals()
     workdir = Path(tempfile.mkdtemp(prefix="efuda-multi-"))
-    parts = Parts(args.database_url, workdir, args.workers)
+    parts = Parts(args, workdir)
     try:
-        parts.up(history=args.history)
+        parts.up()
         print(f"servers: {', '.join(f'http://127.0.0.1:{s.port}/' for s in parts.servers)}; "
-              f"redis {parts.redis.url}; standby port {parts.standby.port}; logs in {workdir}",
-              flush=True)  # fmt: skip
+              f"redis {parts.redis.url}; primary {parts.primary.url()}; standby port "
+              f"{parts.standby.port}; logs in {workdir}", flush=True)  # fmt: skip
         if args.serve:
-            signal.sigwait({signal.SIGINT, signal.SIGTERM})
-            return 0
+            while True:
+                signal.pause()  # until Ctrl-C or SIGTERM (Stopped)
         return _faults(parts, args)
+    except Stopped as stopped:
+        print("stopped: every part is being stopped and removed", flush=True)
+        return stopped.code
     finally:
         parts.down()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -268,6 +339,53 @@ def _kill_worker_after_commit(parts: Parts, job_state: dict) -> dict:
     return job_state
 
 
+def _read_through_restart(parts: Parts, restarted: threading.Event, done: threading.Event,
+                          tally: dict, client: WebClient, path: str) -> None:  # fmt: skip
+    """One reader: the page again and again until ``done``, each answer's status counted (and,
+    once the restart is over, every answer that was not 200)."""
+    while not done.is_set():
+        after = restarted.is_set()
+        try:
+            answer = client.get(path)
+            retry = answer.status == 503 and answer.headers.get("retry-after")
+            kind = "503 Retry-After" if retry else str(answer.status)
+        except OSError:
+            client.close()
+            kind = "no answer"
+        with parts.lock:
+            tally[kind] = tally.get(kind, 0) + 1
+            if after and kind != "200":
+                tally["not 200 after the restart"] = tally.get("not 200 after the restart", 0) + 1
+
+
+def _restart_primary(parts: Parts) -> dict:
+    """``pg_ctl restart -m fast`` of the primary while readers (public page, login page, the
+    health answer, on both servers) count every answer; the worker must live through it."""
+    tally: dict = {}
+    restarted, done = threading.Event(), threading.Event()
+    paths = [parts.world["pages"][1], "/accounts/login/", parts.world["pages"][1]]
+    readers = [
+        threading.Thread(target=_read_through_restart, args=(
+            parts, restarted, done, tally,
+            WebClient("127.0.0.1", server.port, forwarded_https=True, timeout=30), path))
+        for server in parts.servers for path in paths
+    ]  # fmt: skip
+    for reader in readers:
+        reader.start()
+    time.sleep(2)
+    began = time.monotonic()
+    parts.primary.restart("fast")
+    took = time.monotonic() - began
+    restarted.set()
+    time.sleep(5)  # readers after the restart: every answer 200
+    done.set()
+    for reader in readers:
+        reader.join(timeout=60)
+    server_errors = sum(n for k, n in tally.items() if k[0] == "5" and not k.startswith("503 "))
+    return {"answers": tally, "5xx_not_503": server_errors, "restart_seconds": round(took, 1),
+            "worker_alive": parts.worker.process.poll() is None}  # fmt: skip
+
+
 def _phases(parts: Parts, run: dict, job_state: dict) -> list[dict]:
     """Each fault in turn, measured while it lasts and after the part is back."""
     rows = [measure(parts, "before", **run)]
@@ -285,6 +403,8 @@ def _phases(parts: Parts, run: dict, job_state: dict) -> list[dict]:
     parts.standby.resume()
     time.sleep(11)
     rows.append(measure(parts, "standby resumed", **run))
+    rows.append(measure(parts, "primary restarted (pg_ctl restart -m fast)", **run,
+                        during=lambda: _restart_primary(parts)))  # fmt: skip
     rows.append(measure(parts, "worker killed after an import's commit", **run,
                         during=lambda: _kill_worker_after_commit(parts, job_state)))  # fmt: skip
     parts.worker = Worker(parts.env, parts.workdir / "worker.log").start()
@@ -309,7 +429,7 @@ def _faults(parts: Parts, args) -> int:
     finally:
         stop.set()
         writer.join(timeout=60)
-    checked = verify(args.database_url, confirmed, [keeper["session"]])
+    checked = verify(parts.primary.url(), confirmed, [keeper["session"]])
     keeper_errors = sum(len(v) for v in stats.errors.values())
     result = {
         "machine": machine(),
@@ -327,9 +447,27 @@ def _faults(parts: Parts, args) -> int:
           f"{checked['duplicated']} -> {'OK' if checked['ok'] else 'FAILED'}")  # fmt: skip
     print(f"interrupted import: {job_state}")
     print(f"(JSON: {args.json})")
-    ok = checked["ok"] and not keeper_errors and all(r["non_2xx"] == 0 for r in rows)
-    ok = ok and job_state.get("status") == "done" and job_state.get("deals") == IMPORT_LINES
-    return 0 if ok else 1
+    return 0 if _held(rows, stats, checked, job_state) else 1
+
+
+def _held(rows: list[dict], stats: Stats, checked: dict, job_state: dict) -> bool:
+    """Every deal once, the import done once, no non-2xx — but during the primary's restart,
+    where a 503 with Retry-After is the promise (a phone sends again) and any other 5xx, any
+    answer but 200 after the restart, or a dead worker is a failure."""
+    restart = next(r["extra"] for r in rows if r["phase"].startswith("primary restarted"))
+    other = [r for r in rows if not r["phase"].startswith("primary restarted")]
+    keeper_bad = [e for v in stats.errors.values() for e in v if not e.startswith("503 ")]
+    print(f"primary restart: {restart}")
+    return (
+        checked["ok"]
+        and not keeper_bad
+        and all(r["non_2xx"] == 0 for r in other)
+        and restart["5xx_not_503"] == 0
+        and not restart["answers"].get("not 200 after the restart")
+        and restart["worker_alive"]
+        and job_state.get("status") == "done"
+        and job_state.get("deals") == IMPORT_LINES
+    )
 
 
 if __name__ == "__main__":

@@ -7,9 +7,11 @@ PY="$VENV/bin/python"
 
 # Debian packages: WeasyPrint's libraries (libharfbuzz-subset0 makes font subsetting ~80x
 # faster), a Japanese font for PDFs, gettext for the translation catalogues, Chromium for the
-# browser tests.
+# browser tests, nginx and openssl for the test of the shipped nginx site (nginx -t with a
+# throwaway certificate; on a machine running systemd, Debian's package also starts its default
+# site on port 80: `systemctl disable --now nginx` if that is not wanted).
 DEBS_RUN="libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-ipaexfont-gothic gettext"
-DEBS_TEST="chromium postgresql"
+DEBS_TEST="chromium postgresql nginx openssl"
 
 install_debs() {
   local missing=()

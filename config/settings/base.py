@@ -62,6 +62,9 @@ IMPORT_BACKGROUND_LINES = int(os.environ.get("IMPORT_BACKGROUND_LINES", "2000"))
 # import without one for IMPORT_STALE_MINUTES lost its worker and shows as failed, to start again.
 IMPORT_HEARTBEAT_SECONDS = int(os.environ.get("IMPORT_HEARTBEAT_SECONDS", "30"))
 IMPORT_STALE_MINUTES = int(os.environ.get("IMPORT_STALE_MINUTES", "5"))
+# manage.py worker writes its heartbeat (tournaments.WorkerBeat) this often; /healthz counts the
+# worker as running while its last heartbeat is at most three intervals old.
+WORKER_HEARTBEAT_SECONDS = int(os.environ.get("WORKER_HEARTBEAT_SECONDS", "30"))
 # One import may use the worker for at most this long (reading, checking and scoring; once its
 # write has begun it finishes), and one club (one uploader) may have at most this many imports
 # waiting or running, so that nobody's uploads hold the one worker for everybody.

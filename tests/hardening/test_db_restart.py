@@ -170,8 +170,15 @@ print(json.dumps({"job": job.pk}))
 """
 
 
+def _health(server: Server) -> tuple[int, dict]:
+    answer = server.client().get("/healthz")
+    return answer.status, json.loads(answer.body)
+
+
 def test_the_worker_waits_for_a_database_that_went_away_and_goes_on(site):
-    primary, _server, env, work = site
+    """…and /healthz, through the real gunicorn, says so: 503 naming the database while it is
+    stopped, 200 once it is back with the worker's heartbeat."""
+    primary, server, env, work = site
     log = work / "worker.log"
     with log.open("ab") as out:
         worker = subprocess.Popen(
@@ -186,6 +193,8 @@ def test_the_worker_waits_for_a_database_that_went_away_and_goes_on(site):
             wait_for(lambda: "the database went away" in log.read_text(), timeout=60,
                      what="the worker to meet the stopped database")  # fmt: skip
             assert worker.poll() is None, log.read_text()[-3000:]
+            status, health = _health(server)
+            assert status == 503 and health["checks"]["database"]["ok"] is False, health
         finally:
             primary.start()
         wait_for(lambda: "the database is back" in log.read_text(), timeout=60,
@@ -195,6 +204,9 @@ def test_the_worker_waits_for_a_database_that_went_away_and_goes_on(site):
         wait_for(lambda: primary.psql(DATABASE, done).strip() == "done", timeout=120,
                  what="the worker to run the import queued after the restart")  # fmt: skip
         assert worker.poll() is None
+        # the worker's next heartbeat (it tries again every 2 s after one failed)
+        wait_for(lambda: _health(server)[0] == 200, timeout=60, what="/healthz to answer 200")
+        assert _health(server)[1]["checks"]["worker"]["ok"] is True
         text = log.read_text()
         assert text.count("the database went away") == 1 and "Traceback" not in text, text
     finally:

@@ -18,6 +18,7 @@ from .events import (  # noqa: E501
 from .imports import ImportJob
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
 from .ratings import Rating, RatingHistory, RatingState
+from .workers import WorkerBeat
 
 __all__ = [
     "ApiIdempotencyKey",
@@ -52,5 +53,6 @@ __all__ = [
     "Role",
     "ScoreLine",
     "StandingAggregate",
+    "WorkerBeat",
     "normalise_name",
 ]

@@ -70,6 +70,10 @@ _FRAMEWORK_MODELS = (
 )
 
 
+# The task worker's sign of life (/healthz): a restored database has seen no worker.
+_NOT_BACKED_UP = frozenset({"tournaments.workerbeat"})
+
+
 def _project_app_configs():
     base = Path(settings.BASE_DIR).resolve()
     for config in apps.get_app_configs():
@@ -83,7 +87,11 @@ def backup_models() -> list:
     chosen = [apps.get_model(label) for label in _FRAMEWORK_MODELS]
     for config in _project_app_configs():
         chosen.extend(config.get_models())
-    chosen = [m for m in chosen if m._meta.managed and not m._meta.proxy]
+    chosen = [
+        m
+        for m in chosen
+        if m._meta.managed and not m._meta.proxy and _label(m) not in _NOT_BACKED_UP
+    ]
     by_app: dict = {}
     for model in chosen:
         by_app.setdefault(model._meta.app_config, []).append(model)

@@ -1,6 +1,7 @@
 """``manage.py worker``: the task worker — django-tasks-db's ``db_worker``, with the same options,
 which also takes up imports whose worker died (``services.import_jobs.import_jobs_take_up``)
-when it starts and every minute after, and goes on after the database went away.
+when it starts and every minute after, writes its heartbeat for ``/healthz`` every
+``WORKER_HEARTBEAT_SECONDS``, and goes on after the database went away.
 
 db_worker's loop ends, and the process with it, on any database error but a locked SQLite
 database. Here a lost PostgreSQL connection (a restart, a failover: ``db_errors.lost_connection``)
@@ -13,32 +14,46 @@ again like one whose worker died. Any other error still ends the worker, as befo
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 
+from django.conf import settings
 from django.db import DatabaseError, connections
 from django_tasks_db.management.commands import db_worker
 
 from tournaments.db_errors import lost_connection
 from tournaments.services.import_jobs import import_jobs_take_up
+from tournaments.services.worker_beat import worker_beat_record
 
 log = logging.getLogger("efuda.worker")
 TAKE_UP_EVERY = 60.0  # seconds
 PROBE_EVERY = 0.5  # seconds between attempts to reach a database that went away
+BEAT_RETRY = 2.0  # seconds before the next heartbeat after one that failed
 
 
-def _take_up_loop(stop: threading.Event) -> None:
+def _beat_loop(stop: threading.Event) -> None:
+    """Every ``WORKER_HEARTBEAT_SECONDS`` the worker's heartbeat (``/healthz`` reads it), and
+    every ``TAKE_UP_EVERY`` the imports whose worker died taken up; until ``stop`` is set."""
+    host = socket.gethostname()
+    next_take_up = 0.0
     while True:
+        wait = min(settings.WORKER_HEARTBEAT_SECONDS, TAKE_UP_EVERY)
         try:
-            outcome = import_jobs_take_up()
-            for key, jobs in outcome.items():
-                if jobs:
-                    log.warning("imports whose worker died, %s: %s", key, jobs)
-        except DatabaseError as error:  # the database away for a moment: next time
-            log.warning("taking up imports failed: %s", error)
+            worker_beat_record(host=host)
+            if time.monotonic() >= next_take_up:
+                next_take_up = time.monotonic() + TAKE_UP_EVERY
+                outcome = import_jobs_take_up()
+                for key, jobs in outcome.items():
+                    if jobs:
+                        log.warning("imports whose worker died, %s: %s", key, jobs)
+        except DatabaseError as error:  # the database away: again soon, so that the worker
+            # is seen as soon as it is back
+            log.warning("the heartbeat or taking up imports failed: %s", error)
+            wait = min(wait, BEAT_RETRY)
         finally:
             connections.close_all()  # this thread's connections
-        if stop.wait(TAKE_UP_EVERY):
+        if stop.wait(wait):
             return
 
 
@@ -82,7 +97,7 @@ class Command(db_worker.Command):
     def handle(self, *args, **options):
         stop = threading.Event()
         thread = threading.Thread(
-            target=_take_up_loop, args=(stop,), daemon=True, name="import-take-up"
+            target=_beat_loop, args=(stop,), daemon=True, name="heartbeat-take-up"
         )
         thread.start()
         # db_worker's handle builds its loop from the module's ``Worker``: this one, while the
