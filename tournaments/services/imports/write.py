@@ -9,8 +9,7 @@ waits for a moment at most.
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.db import connection, transaction
@@ -31,15 +30,7 @@ from .. import bulk
 from ..busy import bulk_write
 from ..cache import club_version_bump
 from ..ratings import ratings_lines_changed
-from ..scoring_bridge import (
-    BID_COUNTERS,
-    LINE_COLUMNS,
-    bid_counters,
-    counters,
-    deal_columns,
-    line_tuple,
-    periods,
-)
+from ..scoring_bridge import BID_COUNTERS, LINE_COLUMNS, deal_columns, periods
 from .check import Checked, Rules, Scored, existing_sessions
 from .problems import ChangedError
 from .rows import Names
@@ -67,6 +58,7 @@ _DEAL_COLUMNS = ("id", "session_id", "club_id", "game", "seq", "data", "outcome"
                  "created_by_id", "updated_by_id", "napoleon_id", "adjutant_id", "bid", "trump",
                  "redeal", "created_at", "updated_at")  # fmt: skip
 _LINE_COLUMNS = LINE_COLUMNS
+_BID_COUNTERS = frozenset(BID_COUNTERS)
 _SESSION_COLUMNS = ("id", "club_id", "game", "date", "table", "ruleset_id", "rules_snapshot",
                     "created_by_id", "notes")  # fmt: skip
 
@@ -91,45 +83,60 @@ def _empty_plan(names: Names) -> tuple[Plan, list[int]]:
 
 class _Rows:
     """Adds a session's deals, their history rows and score lines to the plan. Values shared by
-    many rows are converted for the database once; each deal's JSON is encoded once, for the
-    deal and its history row alike."""
+    many rows are converted for the database once; each deal's JSON and its outcome's are
+    stamped from its shape's (``shapes``), once for the deal and its history row alike."""
 
     def __init__(self, plan: Plan, keep: list[int], club_id: int, game: str, user_id, now):
         self.plan, self.keep, self.club_id = plan, keep, club_id
         self.game, self.user_id = game, user_id
         self.now_db = plan.deals.adapt("created_at", now)
-        self.encode = json.JSONEncoder().encode
 
     def session_add(self, session_id: int, day, deals: list[Scored], deal_ids: dict) -> dict:
-        """The session's rows; returns its standings counters summed per player."""
+        """The session's rows; returns its standings counters summed per player. A line's
+        counters come with its deal's shape: the lines are counted per (player, kind of line)
+        and each kind's counters added once per player (``_sums``)."""
         plan, game, club_id, user_id = self.plan, self.game, self.club_id, self.user_id
-        keep, now_db, encode = self.keep, self.now_db, self.encode
+        keep, now_db = self.keep, self.now_db
         deals_add, history_add = plan.deals.add_adapted, plan.history.add_adapted
-        lines_add = plan.lines.add_adapted
-        bids = plan.bids
+        lines_rows = plan.lines.rows
+        tail = plan.lines.tail
+        counted: Counter = Counter()
+        bids: Counter = Counter()
         day_db = plan.lines.adapt("date", day)
-        sums: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for seq, item in enumerate(deals, start=1):
             deal_id = deal_ids[item.row.line]
             d = deal_columns(game, item.data)
-            values = (deal_id, session_id, club_id, game, seq, encode(item.data),
-                      encode(item.outcome), user_id, user_id, d["napoleon_id"], d["adjutant_id"],
-                      d["bid"], d["trump"], d["redeal"], now_db, now_db)  # fmt: skip
+            values = (deal_id, session_id, club_id, game, seq, item.shape.data_json(item.keys),
+                      item.shape.outcome_json(item.keys), user_id, user_id, d["napoleon_id"],
+                      d["adjutant_id"], d["bid"], d["trump"], d["redeal"], now_db,
+                      now_db)  # fmt: skip
             deals_add(values)
             history_add((*(values[i] for i in keep), now_db, "+", user_id))
             plan.deal_count += 1
             plan.redeals += int(d["redeal"])
-            for s in item.specs:
-                plan.named.add(s.player_id)
-                lines_add((deal_id, session_id, club_id, game, day_db, *line_tuple(s)))
-                player_sums = sums[s.player_id]
-                for counter, value in counters(s).items():
-                    player_sums[counter] += value
-                bid = bid_counters(s)
-                if bid is not None:
-                    b = bids[(s.player_id, s.bid, s.trump)]
-                    for counter, value in bid.items():
-                        b[counter] += value
+            head = (deal_id, session_id, club_id, game, day_db)
+            ids = [int(k) for k in item.keys]
+            for line in item.shape.lines:
+                player_id = ids[line.who]
+                lines_rows.append((*head, player_id, *line.rest, *tail))
+                counted[(player_id, line.counted)] += 1
+                if line.bid is not None:
+                    bids[(player_id, line.bid, line.counted)] += 1
+        return self._sums(counted, bids)
+
+    def _sums(self, counted: Counter, bids: Counter) -> dict:
+        plan = self.plan
+        sums: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for (player_id, kind), n in counted.items():
+            plan.named.add(player_id)
+            player_sums = sums[player_id]
+            for counter, value in kind:
+                player_sums[counter] += value * n
+        for (player_id, (bid, trump), kind), n in bids.items():
+            b = plan.bids[(player_id, bid, trump)]
+            for counter, value in kind:
+                if counter in _BID_COUNTERS:
+                    b[counter] += value * n
         return sums
 
 
