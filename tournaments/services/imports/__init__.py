@@ -6,9 +6,10 @@ deals while a file of ten years of results goes in:
 1. **Check and score, holding no lock.** Every row is read (``rows``: columns, dates,
    numbers, names) and checked (``check``: rule sets, sessions already in the database) and
    scored by the scoring core through ``scoring_bridge`` exactly as ``deal_record`` scores a
-   deal typed at the table, each distinct deal shape once (``shapes``). Player ids are reserved first (``bulk.reserve_ids``), so deals are
-   scored with their final keys and an error message names the player as the file does. Any
-   error: ``ImportFailed`` lists them all and nothing is written.
+   deal typed at the table, each distinct deal shape once (``shapes``). Player ids are
+   reserved first (``bulk.reserve_ids``), so deals are scored with their final keys and an
+   error message names the player as the file does. Any error: ``ImportFailed`` lists them
+   all and nothing is written.
 2. **Write in one short transaction** (``write``). Sessions, deals, score lines and the deals'
    history rows are prepared as database parameters before the transaction opens; inside it
    only bulk inserts run, and the standings aggregates, summed once per player and period, are

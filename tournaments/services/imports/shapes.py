@@ -103,6 +103,27 @@ def _canonical(game: str, data: dict) -> tuple[dict, tuple[str, ...]]:
     return canon, tuple(keys)
 
 
+def _seated(data: dict, ruleset: rules.RuleSet) -> tuple[tuple, tuple[str, ...]] | None:
+    """A Napoleon deal's memo key and keys, quickly: when its seats are distinct and its
+    Napoleon and adjutant seated (or none), its placeholders are its seat numbers, so the key
+    is the seats' count, the two seat numbers and the deal's other values (None otherwise:
+    ``_canonical`` then)."""
+    seats = data["seats"]
+    seat = {k: i for i, k in enumerate(seats)}
+    napoleon, adjutant = data.get("napoleon"), data.get("adjutant")
+    if len(seat) != len(seats) or (napoleon is not None and napoleon not in seat):
+        return None
+    if adjutant is not None and adjutant not in seat:
+        return None
+    rest = tuple((k, v) for k, v in data.items() if k not in _PLAYER_FIELDS)
+    where = (len(seats), seat.get(napoleon), seat.get(adjutant), "napoleon" in data,
+             "adjutant" in data)  # fmt: skip
+    return (id(ruleset), where, rest), tuple(seats)
+
+
+_PLAYER_FIELDS = frozenset({"seats", "napoleon", "adjutant"})
+
+
 def _frozen(canon: dict) -> tuple:
     return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in canon.items())
 
@@ -137,8 +158,16 @@ class ShapeScorer:
     def score(self, data: dict, ruleset: rules.RuleSet) -> tuple[Shape, tuple[str, ...]]:
         """The deal's shape and its real keys in placeholder order; raises ``EfudaError`` as
         ``scoring_bridge.score`` would for the deal itself."""
+        quick = _seated(data, ruleset) if self.game == Game.NAPOLEON else None
+        if quick is not None:
+            memo_key, keys = quick
+            shape = self.shapes.get(memo_key)
+            if shape is not None:
+                return shape, keys
         canon, keys = _canonical(self.game, data)
         memo_key = (id(ruleset), _frozen(canon))
+        if quick is not None:
+            memo_key = quick[0]
         shape = self.shapes.get(memo_key)
         if shape is None:
             try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from ...models import (
@@ -252,6 +252,16 @@ def _aggregates_add(club: Club, game: str, plan: Plan) -> None:
     )  # fmt: skip
 
 
+def _players_insert(plan: Plan) -> None:
+    """The players the file names first. Another import creating one of them meanwhile (a
+    name the check found new) made this one wait for its commit: ``ChangedError``, so the
+    file is checked again, once, against the players as they are now."""
+    try:
+        plan.players.insert()
+    except IntegrityError:
+        raise ChangedError from None
+
+
 @transaction.atomic
 def write(club: Club, game: str, plan: Plan, committed=None) -> None:
     """The one short transaction: re-check what may have changed, then bulk inserts only;
@@ -262,7 +272,7 @@ def write(club: Club, game: str, plan: Plan, committed=None) -> None:
     sessions = bulk.Table(GameSession, _SESSION_COLUMNS)
     for session, _rules in plan.sessions:
         sessions.add(*(getattr(session, name) for name in _SESSION_COLUMNS))
-    plan.players.insert()
+    _players_insert(plan)
     sessions.insert()
     plan.deals.insert()
     plan.lines.insert()
