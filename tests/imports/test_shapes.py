@@ -1,6 +1,6 @@
 """Scoring once per deal shape (services/imports/shapes.py) gives, for every deal, exactly what
-scoring the deal itself gives: the same stored JSON, the same score lines and counters, the
-same refusal with the same names."""
+scoring the deal itself gives: the same stored outcome JSON, the same score lines and counters,
+the same refusal with the same names."""
 
 from __future__ import annotations
 
@@ -42,13 +42,13 @@ def _napoleon_data(deal, keys: dict) -> dict:
 def _stamped(scorer: ShapeScorer, data: dict, ruleset) -> tuple:
     shape, keys = scorer.score(data, ruleset)
     lines = [((int(keys[ln.who]), *ln.rest), dict(ln.counted)) for ln in shape.lines]
-    return shape.data_json(keys), shape.outcome_json(keys), lines, shape, keys
+    return shape.outcome_json(keys), lines, shape, keys
 
 
 def _direct(game: str, data: dict, ruleset) -> tuple:
     result = score(game, data, ruleset)
     lines = [(line_tuple(s), counters(s)) for s in line_specs(game, data, result)]
-    return encode(data), encode(outcome_dict(game, result)), lines, result
+    return encode(outcome_dict(game, result)), lines, result
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -60,12 +60,12 @@ def test_a_napoleon_deal_scores_as_its_shape_does(data, ruleset, numbers):
     scorer = ShapeScorer(Game.NAPOLEON)
     scorer.score(dict(stored, seats=list(reversed(stored["seats"]))), ruleset)  # another shape
     direct = _direct(Game.NAPOLEON, stored, ruleset)
-    assert _stamped(scorer, stored, ruleset)[:3] == direct[:3]
+    assert _stamped(scorer, stored, ruleset)[:2] == direct[:2]
     scored = scorer.scored
     # The same deal with other people in the same seats: the shape is not scored again.
     others = {k: str(int(v) + 10**9) for k, v in keys.items()}
     again = _napoleon_data(deal, others)
-    assert _stamped(scorer, again, ruleset)[:3] == _direct(Game.NAPOLEON, again, ruleset)[:3]
+    assert _stamped(scorer, again, ruleset)[:2] == _direct(Game.NAPOLEON, again, ruleset)[:2]
     assert scorer.scored == scored
 
 
@@ -90,9 +90,9 @@ def test_a_daifugo_round_scores_as_its_shape_does(ruleset, numbers, players, for
             err.field, err.code, err.params,
         )  # fmt: skip
         return
-    data_json, outcome_json, lines, shape, keys = _stamped(scorer, stored, ruleset)
-    assert (data_json, outcome_json, lines) == direct[:3]
-    assert keys[shape.first] == direct[3].final_order[0]  # the next round's previous 大富豪
+    outcome_json, lines, shape, keys = _stamped(scorer, stored, ruleset)
+    assert (outcome_json, lines) == direct[:2]
+    assert keys[shape.first] == direct[2].final_order[0]  # the next round's previous 大富豪
 
 
 def test_a_refused_deal_is_refused_with_its_own_names():

@@ -16,7 +16,6 @@ A deal the core refuses is scored again as it is, so its message names its playe
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 
 import rules
@@ -29,7 +28,7 @@ from ..scoring_bridge import counters, line_specs, line_tuple, outcome_dict, sco
 # what the scoring core sees in their place. They read as whole numbers, as real keys do.
 _BASE = -9_000_000_000
 _PLACEHOLDERS = tuple(str(_BASE - i) for i in range(64))
-_TOKEN = re.compile(r"(?<![\d.])(-9000000\d\d\d)(?![\d.])")  # also inside a message's text
+_NAMES = tuple(str(i) for i in range(64))
 _encode = json.JSONEncoder().encode
 
 
@@ -38,22 +37,24 @@ def _placeholder(i: int) -> str:
 
 
 class _Stamp:
-    """JSON text with placeholder keys, as a %-format of the real keys in order of mention
-    (a key as a value, and a key inside a text, e.g. an explanation's list of players)."""
+    """JSON text with placeholder keys, as a %-format of the real keys (a key as a value, and
+    a key inside a text, e.g. an explanation's list of players). Placeholders all have the
+    same number of digits, so one is never part of another."""
 
-    __slots__ = ("text", "order")
+    __slots__ = ("text",)
 
-    def __init__(self, text: str):
-        parts = _TOKEN.split(text.replace("%", "%%"))
-        self.order = tuple(_BASE - int(p) for p in parts[1::2])
-        parts[1::2] = ["%s"] * len(self.order)
-        self.text = "".join(parts)
+    def __init__(self, text: str, count: int):
+        text = text.replace("%", "%%")
+        for i in range(count):
+            text = text.replace(_placeholder(i), f"%({i})s")
+        self.text = text
 
     def __call__(self, keys: tuple[str, ...]) -> str:
-        return self.text % tuple([keys[i] for i in self.order])
+        names = _NAMES if len(keys) <= len(_NAMES) else tuple(map(str, range(len(keys))))
+        return self.text % dict(zip(names, keys, strict=False))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed as itself: counted per line
 class ShapeLine:
     """A score line of a shape: whose it is (placeholder index) and the rest of its columns."""
 
@@ -65,10 +66,9 @@ class ShapeLine:
 
 @dataclass(frozen=True)
 class Shape:
-    """What the core gave for one shape: the deal's and the outcome's JSON text and the score
-    lines, with placeholders; ``data_json(keys)`` and ``outcome_json(keys)`` stamp the keys."""
+    """What the core gave for one shape: the outcome's JSON text and the score lines, with
+    placeholders; ``outcome_json(keys)`` stamps the keys."""
 
-    data_json: _Stamp
     outcome_json: _Stamp
     lines: tuple[ShapeLine, ...]
     first: int | None  # Daifugō: the placeholder index of the round's first out (next round's)
@@ -128,7 +128,7 @@ def _frozen(canon: dict) -> tuple:
     return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in canon.items())
 
 
-def _shape(game: str, canon: dict, ruleset: rules.RuleSet, kinds: dict) -> Shape:
+def _shape(game: str, canon: dict, count: int, ruleset: rules.RuleSet, kinds: dict) -> Shape:
     """Score the shape (raises what the core raises)."""
     result = score(game, canon, ruleset)
     lines = []
@@ -142,8 +142,7 @@ def _shape(game: str, canon: dict, ruleset: rules.RuleSet, kinds: dict) -> Shape
     first = None
     if game == Game.DAIFUGO:
         first = _BASE - int(result.final_order[0])
-    return Shape(_Stamp(_encode(canon)), _Stamp(_encode(outcome_dict(game, result))),
-                 tuple(lines), first)  # fmt: skip
+    return Shape(_Stamp(_encode(outcome_dict(game, result)), count), tuple(lines), first)
 
 
 class ShapeScorer:
@@ -172,7 +171,7 @@ class ShapeScorer:
         if shape is None:
             try:
                 self.scored += 1
-                shape = _shape(self.game, canon, ruleset, self.kinds)
+                shape = _shape(self.game, canon, len(keys), ruleset, self.kinds)
             except EfudaError:
                 score(self.game, data, ruleset)  # raises the deal's own message, its own names
                 raise  # (a renamed deal scores as the deal does: not reached)

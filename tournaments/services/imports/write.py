@@ -9,6 +9,7 @@ waits for a moment at most.
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -83,30 +84,30 @@ def _empty_plan(names: Names) -> tuple[Plan, list[int]]:
 
 class _Rows:
     """Adds a session's deals, their history rows and score lines to the plan. Values shared by
-    many rows are converted for the database once; each deal's JSON and its outcome's are
-    stamped from its shape's (``shapes``), once for the deal and its history row alike."""
+    many rows are converted for the database once; each deal's JSON is encoded once and its
+    outcome's stamped from its shape's (``shapes``), for the deal and its history row alike."""
 
     def __init__(self, plan: Plan, keep: list[int], club_id: int, game: str, user_id, now):
         self.plan, self.keep, self.club_id = plan, keep, club_id
         self.game, self.user_id = game, user_id
         self.now_db = plan.deals.adapt("created_at", now)
+        self.encode = json.JSONEncoder().encode
 
     def session_add(self, session_id: int, day, deals: list[Scored], deal_ids: dict) -> dict:
         """The session's rows; returns its standings counters summed per player. A line's
         counters come with its deal's shape: the lines are counted per (player, kind of line)
         and each kind's counters added once per player (``_sums``)."""
         plan, game, club_id, user_id = self.plan, self.game, self.club_id, self.user_id
-        keep, now_db = self.keep, self.now_db
+        keep, now_db, encode = self.keep, self.now_db, self.encode
         deals_add, history_add = plan.deals.add_adapted, plan.history.add_adapted
         lines_rows = plan.lines.rows
         tail = plan.lines.tail
-        counted: Counter = Counter()
-        bids: Counter = Counter()
+        counted: Counter = Counter()  # (player id, shape line) -> how many
         day_db = plan.lines.adapt("date", day)
         for seq, item in enumerate(deals, start=1):
             deal_id = deal_ids[item.row.line]
             d = deal_columns(game, item.data)
-            values = (deal_id, session_id, club_id, game, seq, item.shape.data_json(item.keys),
+            values = (deal_id, session_id, club_id, game, seq, encode(item.data),
                       item.shape.outcome_json(item.keys), user_id, user_id, d["napoleon_id"],
                       d["adjutant_id"], d["bid"], d["trump"], d["redeal"], now_db,
                       now_db)  # fmt: skip
@@ -119,24 +120,22 @@ class _Rows:
             for line in item.shape.lines:
                 player_id = ids[line.who]
                 lines_rows.append((*head, player_id, *line.rest, *tail))
-                counted[(player_id, line.counted)] += 1
-                if line.bid is not None:
-                    bids[(player_id, line.bid, line.counted)] += 1
-        return self._sums(counted, bids)
+                counted[(player_id, line)] += 1
+        return self._sums(counted)
 
-    def _sums(self, counted: Counter, bids: Counter) -> dict:
+    def _sums(self, counted: Counter) -> dict:
         plan = self.plan
         sums: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for (player_id, kind), n in counted.items():
+        for (player_id, line), n in counted.items():
             plan.named.add(player_id)
             player_sums = sums[player_id]
-            for counter, value in kind:
+            for counter, value in line.counted:
                 player_sums[counter] += value * n
-        for (player_id, (bid, trump), kind), n in bids.items():
-            b = plan.bids[(player_id, bid, trump)]
-            for counter, value in kind:
-                if counter in _BID_COUNTERS:
-                    b[counter] += value * n
+            if line.bid is not None:
+                b = plan.bids[(player_id, *line.bid)]
+                for counter, value in line.counted:
+                    if counter in _BID_COUNTERS:
+                        b[counter] += value * n
         return sums
 
 
