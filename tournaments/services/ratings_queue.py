@@ -21,8 +21,6 @@ from django_tasks import task
 
 from .ratings import ratings_replay
 
-TASK_PATH = "tournaments.services.ratings_queue.ratings_replay_run"
-
 
 @task()
 def ratings_replay_run(*, club_id: int, game: str) -> int:
