@@ -1,5 +1,7 @@
 """The import step (``bench --import-lines N``): an N-line results file imported in another
-process while this one records a deal every half second, as a scorekeeper at a table would."""
+process while this one records, every half second, a deal (as a scorekeeper at a table would)
+or a one-deal file (as another import of the same club would), in turn; then the club's
+ratings are replayed here, as the task worker does after the import (timed on its own)."""
 
 from __future__ import annotations
 
@@ -22,8 +24,10 @@ from tournaments.models import Deal
 from tournaments.services.busy import DatabaseBusy, bounded_wait
 from tournaments.services.clubs import club_create
 from tournaments.services.deals import deal_record
+from tournaments.services.imports import results_import
 from tournaments.services.members import membership_set
 from tournaments.services.players import player_get_or_create
+from tournaments.services.ratings import ratings_replay
 from tournaments.services.sessions import session_start
 
 from .club import bench_user
@@ -31,6 +35,7 @@ from .stores import database_url
 
 IMPORT_PLAYERS = 60
 IMPORT_DEALS_PER_SESSION = 20
+_MEANWHILE_DAY = datetime.date(2100, 1, 1)  # the one-deal imports' days, after the file's
 ROOT = Path(__file__).resolve().parents[2]  # where manage.py is
 
 
@@ -65,6 +70,20 @@ def import_csv(lines: int, *, seed: int = 7) -> bytes:
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
+def _children_cpu() -> float:
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)  # every finished child process
+    return child.ru_utime + child.ru_stime
+
+
+def _startup(env: dict) -> tuple[float, float]:
+    """The wall clock and CPU time the import's process takes to start (Django set up, no
+    import): their share of the figures above."""
+    started, cpu = time.perf_counter(), _children_cpu()
+    subprocess.run([sys.executable, "manage.py", "import_results", "--help"], cwd=ROOT, env=env,
+                   check=True, capture_output=True)  # fmt: skip
+    return time.perf_counter() - started, _children_cpu() - cpu
+
+
 class ImportBench:
     """``import_results`` of an N-line file in a process of its own (as a worker or another
     gunicorn process would run it) while this process records a deal every half second through
@@ -75,6 +94,7 @@ class ImportBench:
         self.target = target
         self.database = database
         self.waits: list[float] = []
+        self.import_waits: list[float] = []  # the one-deal imports meanwhile
         self.refused = self.busy = 0
 
     def run(self, log) -> dict:
@@ -96,29 +116,45 @@ class ImportBench:
                 [sys.executable, "manage.py", "import_results", path, "--club", "bench-import"],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             )  # fmt: skip
-            load_before = os.getloadavg()
+            load_before, cpu_before = os.getloadavg(), _children_cpu()
             self._record_meanwhile(proc, session, players, user)
             out, err = proc.communicate()
             elapsed = time.perf_counter() - started
             load_after = os.getloadavg()
-            child = resource.getrusage(resource.RUSAGE_CHILDREN)  # the import's process
-            cpu = child.ru_utime + child.ru_stime
+            cpu = _children_cpu() - cpu_before  # the import's process
         finally:
             os.unlink(path)
         if proc.returncode != 0:
             raise CommandError(f"import_results failed: {err or out}")
-        imported = Deal.objects.filter(club=club).exclude(session=session).count()
+        imported = (
+            Deal.objects.filter(club=club, session__date__lt=_MEANWHILE_DAY)
+            .exclude(session=session)
+            .count()
+        )
         if imported != self.lines:
             raise CommandError(f"imported {imported} deals, expected {self.lines}")
+        started = time.perf_counter()
+        ratings_replay(club_id=club.pk, game="napoleon")  # as the task worker does, after
+        replay = time.perf_counter() - started
         waits = self.waits
         log.write(f"import of {self.lines} lines: {elapsed:.1f} s ({cpu:.1f} s CPU); {len(waits)} "
-                  f"deals meanwhile, longest wait {max(waits):.2f} s")  # fmt: skip
-        return self._row(len(data), elapsed, cpu, [load_before, load_after])
+                  f"deals meanwhile, longest wait {max(waits, default=0):.2f} s")  # fmt: skip
+        row = self._row(len(data), elapsed, cpu, [load_before, load_after])
+        wall, start_cpu = _startup(env)
+        return {**row, "startup_s": round(wall, 2), "startup_cpu_s": round(start_cpu, 2),
+                "lines_per_cpu_s_after_startup": round(self.lines / max(cpu - start_cpu, 1e-3)),
+                "ratings_replay_s": round(replay, 1)}  # fmt: skip
 
     def _record_meanwhile(self, proc, session, players: list[int], user) -> None:
-        """A deal every half second until the import's process ends, each one's wait timed."""
+        """A deal or a one-deal import every half second, in turn, until the import's process
+        ends, each one's wait timed."""
         i = 0
         while proc.poll() is None:
+            if i % 2:
+                self._import_one(session.club, i)
+                i += 1
+                time.sleep(0.5)
+                continue
             seats = [str(p) for p in players]
             deal = {"seats": seats, "napoleon": seats[i % 5], "bid": 13, "trump": "S",
                     "called": "SA", "adjutant": seats[(i + 1) % 5], "honours": 10 + i % 8,
@@ -135,17 +171,34 @@ class ImportBench:
             i += 1
             time.sleep(0.5)
 
+    def _import_one(self, club, i: int) -> None:
+        """A one-deal file imported into the same club, as another upload would be."""
+        day = _MEANWHILE_DAY + datetime.timedelta(days=i)
+        one = (f"date,table,rules,players,napoleon,bid,trump,called,adjutant,honours,discarded\n"
+               f"{day},今夜,napoleon-wiki,卓0;卓1;卓2;卓3;卓4,卓{i % 5},13,S,SA,卓{(i + 1) % 5},"
+               f"{10 + i % 8},0\n").encode()  # fmt: skip
+        t0 = time.perf_counter()
+        try:
+            with bounded_wait():  # as an upload's request runs
+                results_import(club=club, file=one, filename="one.csv")
+        except DatabaseBusy:  # SQLite: the large import holds the writer; sent again later
+            self.busy += 1
+        self.import_waits.append(time.perf_counter() - t0)
+
     def _row(self, size: int, elapsed: float, cpu: float, loads) -> dict:
-        waits = self.waits
+        waits, imports = self.waits or [0.0], self.import_waits or [0.0]
         return {
             "step": "import", "database": self.database, "lines": self.lines,
             "bytes": size, "seconds": round(elapsed, 1),
             "lines_per_s": round(self.lines / elapsed),
+            "lines_per_cpu_s": round(self.lines / cpu) if cpu else None,
             "deals_meanwhile": len(waits),
             "deal_wait_median_ms": round(statistics.median(waits) * 1000, 1),
             "deal_wait_max_ms": round(max(waits) * 1000, 1),
             "deals_refused_locked": self.refused,
             "deals_busy_resend": self.busy,
+            "one_deal_imports_meanwhile": len(self.import_waits),
+            "one_deal_import_wait_max_ms": round(max(imports) * 1000, 1),
             "import_cpu_s": round(cpu, 1),
             "load_average": [round(loads[0][0], 2), round(loads[1][0], 2)],
         }  # fmt: skip

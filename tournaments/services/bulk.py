@@ -271,8 +271,9 @@ def drop_staged(name: str) -> None:
 def _executemany(sql: str, rows: Sequence[tuple], *, copy_sql: str | None = None) -> None:
     """Every bulk write of an import goes through here (one place to make fail in tests)."""
     if copy_sql and rows and connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            with cursor.cursor.copy(copy_sql) as copy:  # the psycopg cursor under Django's
+        # The psycopg cursor under Django's; its errors raised as Django's (IntegrityError…).
+        with connection.cursor() as cursor, connection.wrap_database_errors:
+            with cursor.cursor.copy(copy_sql) as copy:
                 for row in rows:
                     copy.write_row(row)
         return

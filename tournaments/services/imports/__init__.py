@@ -6,15 +6,19 @@ deals while a file of ten years of results goes in:
 1. **Check and score, holding no lock.** Every row is read (``rows``: columns, dates,
    numbers, names) and checked (``check``: rule sets, sessions already in the database) and
    scored by the scoring core through ``scoring_bridge`` exactly as ``deal_record`` scores a
-   deal typed at the table. Player ids are reserved first (``bulk.reserve_ids``), so deals are
-   scored with their final keys and an error message names the player as the file does. Any
-   error: ``ImportFailed`` lists them all and nothing is written.
+   deal typed at the table, each distinct deal shape once (``shapes``). Player ids are
+   reserved first (``bulk.reserve_ids``), so deals are scored with their final keys and an
+   error message names the player as the file does. Any error: ``ImportFailed`` lists them
+   all and nothing is written.
 2. **Write in one short transaction** (``write``). Sessions, deals, score lines and the deals'
    history rows are prepared as database parameters before the transaction opens; inside it
    only bulk inserts run, and the standings aggregates, summed once per player and period, are
    added with one upsert each (``INSERT … ON CONFLICT DO UPDATE SET c = c + excluded.c``),
    last, so a deal saved meanwhile waits for a moment at most. One bad row, or a fault at any
    point: nothing is imported.
+3. **Ratings** are replayed after the commit by the task worker (``ratings_queue``), not in
+   the import's own time; readers see the ratings from before the import until the replay
+   switches to its new ones at once.
 
 The file's bytes are read into rows by ``services/import_files.py``.
 """
@@ -31,7 +35,7 @@ from ...results_format import (
     SESSION_OPTIONAL,
 )
 from ..import_files import MAX_BYTES, Source, source_label
-from ..ratings import ratings_replay
+from ..ratings_queue import ratings_replay_queue
 from .check import source_check
 from .problems import (
     ChangedError,
@@ -92,8 +96,8 @@ def _import(club: Club, source: Source, user, progress: Progress, on_written=Non
     committed = (lambda: on_written(report)) if on_written else None
     plan_write(club, game, plan, committed)
     # Ratings are derived from the whole history: replayed once, after the import committed,
-    # in a transaction of their own (a failure leaves them to the next replay, never the deals).
-    progress("ratings", total, total)
-    ratings_replay(club_id=club.pk, game=game)
+    # by the task worker (services/ratings_queue.py); until then readers see the ratings as
+    # they were before the import, never half of it.
+    ratings_replay_queue(club_id=club.pk, game=game)
     progress("done", total, total)
     return report

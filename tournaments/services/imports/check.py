@@ -20,9 +20,10 @@ from ...selectors.rulesets import rules_from_snapshot, ruleset_rules, ruleset_sn
 from .. import bulk
 from ..errors import fail
 from ..import_files import Source
-from ..scoring_bridge import line_specs, outcome_dict, score
+from ..scoring_bridge import score
 from .problems import Collector, ImportFailed, import_error
 from .rows import PROGRESS_EVERY, Names, Progress, Row, rows_read
+from .shapes import Shape, ShapeScorer
 
 
 @dataclass
@@ -168,8 +169,16 @@ def _listed_twice(game: str, row: Row, found: Collector) -> bool:
     return True
 
 
+def _called(text: str, jokers, cards: dict) -> str:
+    """The called card's code (each distinct cell read once per import)."""
+    found = cards.get((text, jokers))
+    if found is None:
+        found = cards[(text, jokers)] = parse_card(text, "called", jokers=jokers).code
+    return found
+
+
 def _deal_data(game: str, row: Row, ids: dict[str, int], ruleset: rules.RuleSet,
-               previous: str | None) -> dict:  # fmt: skip
+               previous: str | None, cards: dict | None = None) -> dict:  # fmt: skip
     """The deal as ``Deal.data`` stores it (player ids as strings), every value explicit."""
 
     def key(name):
@@ -185,7 +194,7 @@ def _deal_data(game: str, row: Row, ids: dict[str, int], ruleset: rules.RuleSet,
         return {"seats": seats, "napoleon": None, "redeal": True}
     called = v["called"]
     if called is not None:
-        called = parse_card(called, "called", jokers=ruleset.jokers).code
+        called = _called(called, ruleset.jokers, {} if cards is None else cards)
     return {
         "seats": seats, "napoleon": key(v["napoleon"]), "bid": v["bid"], "trump": v["trump"],
         "called": called, "adjutant": key(v["adjutant"]), "solo": v["solo"],
@@ -198,14 +207,17 @@ def _deal_data(game: str, row: Row, ids: dict[str, int], ruleset: rules.RuleSet,
 class Scored:
     row: Row
     data: dict
-    outcome: dict
-    specs: list
+    shape: Shape  # the outcome and score lines of the deal's shape (``shapes``)
+    keys: tuple[str, ...]  # the deal's player keys, in the shape's placeholder order
 
 
 def score_dry(game: str, resolved: dict, ids: dict[str, int], found: Collector,
               progress: Progress, total: int) -> dict:  # fmt: skip
-    """Score every row as ``deal_record`` would, through ``scoring_bridge``; nothing written."""
+    """Score every row as ``deal_record`` would, through ``scoring_bridge``, each distinct deal
+    shape once (``shapes``); nothing written."""
     scored: dict[tuple, list[Scored]] = {}
+    scorer = ShapeScorer(game)
+    cards: dict = {}
     done = 0
     for session_key, (plan, group) in resolved.items():
         previous = None
@@ -217,15 +229,14 @@ def score_dry(game: str, resolved: dict, ids: dict[str, int], found: Collector,
             if _listed_twice(game, row, found):
                 continue
             try:
-                data = _deal_data(game, row, ids, plan.rules, previous)
-                result = score(game, data, plan.rules)
+                data = _deal_data(game, row, ids, plan.rules, previous, cards)
+                shape, keys = scorer.score(data, plan.rules)
             except EfudaError as err:
                 found.add(row.line, err)
                 continue
             if game == Game.DAIFUGO:
-                previous = result.final_order[0]
-            out.append(Scored(row, data, outcome_dict(game, result),
-                              line_specs(game, data, result)))  # fmt: skip
+                previous = keys[shape.first]
+            out.append(Scored(row, data, shape, keys))
     return scored
 
 

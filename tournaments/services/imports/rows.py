@@ -131,6 +131,7 @@ class Names:
             self.ids[name] = pid
         self.new: dict[str, str] = {}  # display name -> key, first use in the file, in order
         self._seen: dict[tuple[str, str], str] = {}
+        self.lists: dict[tuple[str, str], tuple[str, ...]] = {}  # cells read without an error
 
     def canonical(self, text: str, column: str) -> str:
         seen = self._seen.get((text, column))
@@ -150,12 +151,20 @@ def _split_names(value: str) -> list[str]:
 
 
 def _name_list(value: str, column: str, names: Names, errors: list) -> tuple[str, ...]:
+    """The names of a cell (a table's players recur on every line of its night: read once)."""
+    found = names.lists.get((value, column))
+    if found is not None:
+        return found
     result = []
+    failed = False
     for part in _split_names(value):
         try:
             result.append(names.canonical(part, column))
         except EfudaError as err:
             errors.append((err, column))
+            failed = True
+    if not failed:
+        names.lists[(value, column)] = tuple(result)
     return tuple(result)
 
 
@@ -166,7 +175,21 @@ def _number(value: str, column: str) -> int:
     return int(text)
 
 
+_DAYS: dict[str, datetime.date] = {}
+
+
 def _date(value: str) -> datetime.date:
+    """The day a cell names (each distinct cell read once; ``_DAYS`` keeps a few thousand)."""
+    found = _DAYS.get(value)
+    if found is not None:
+        return found
+    day = _date_read(value)
+    if len(_DAYS) < 100_000:
+        _DAYS[value] = day
+    return day
+
+
+def _date_read(value: str) -> datetime.date:
     text = unicodedata.normalize("NFKC", value).strip()
     found = _DATE.match(text)
     try:

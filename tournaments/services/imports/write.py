@@ -10,10 +10,10 @@ waits for a moment at most.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from ...models import (
@@ -31,15 +31,7 @@ from .. import bulk
 from ..busy import bulk_write
 from ..cache import club_version_bump
 from ..ratings import ratings_lines_changed
-from ..scoring_bridge import (
-    BID_COUNTERS,
-    LINE_COLUMNS,
-    bid_counters,
-    counters,
-    deal_columns,
-    line_tuple,
-    periods,
-)
+from ..scoring_bridge import BID_COUNTERS, LINE_COLUMNS, deal_columns, periods
 from .check import Checked, Rules, Scored, existing_sessions
 from .problems import ChangedError
 from .rows import Names
@@ -67,6 +59,7 @@ _DEAL_COLUMNS = ("id", "session_id", "club_id", "game", "seq", "data", "outcome"
                  "created_by_id", "updated_by_id", "napoleon_id", "adjutant_id", "bid", "trump",
                  "redeal", "created_at", "updated_at")  # fmt: skip
 _LINE_COLUMNS = LINE_COLUMNS
+_BID_COUNTERS = frozenset(BID_COUNTERS)
 _SESSION_COLUMNS = ("id", "club_id", "game", "date", "table", "ruleset_id", "rules_snapshot",
                     "created_by_id", "notes")  # fmt: skip
 
@@ -91,8 +84,8 @@ def _empty_plan(names: Names) -> tuple[Plan, list[int]]:
 
 class _Rows:
     """Adds a session's deals, their history rows and score lines to the plan. Values shared by
-    many rows are converted for the database once; each deal's JSON is encoded once, for the
-    deal and its history row alike."""
+    many rows are converted for the database once; each deal's JSON is encoded once and its
+    outcome's stamped from its shape's (``shapes``), for the deal and its history row alike."""
 
     def __init__(self, plan: Plan, keep: list[int], club_id: int, game: str, user_id, now):
         self.plan, self.keep, self.club_id = plan, keep, club_id
@@ -101,35 +94,48 @@ class _Rows:
         self.encode = json.JSONEncoder().encode
 
     def session_add(self, session_id: int, day, deals: list[Scored], deal_ids: dict) -> dict:
-        """The session's rows; returns its standings counters summed per player."""
+        """The session's rows; returns its standings counters summed per player. A line's
+        counters come with its deal's shape: the lines are counted per (player, kind of line)
+        and each kind's counters added once per player (``_sums``)."""
         plan, game, club_id, user_id = self.plan, self.game, self.club_id, self.user_id
         keep, now_db, encode = self.keep, self.now_db, self.encode
         deals_add, history_add = plan.deals.add_adapted, plan.history.add_adapted
-        lines_add = plan.lines.add_adapted
-        bids = plan.bids
+        lines_rows = plan.lines.rows
+        tail = plan.lines.tail
+        counted: Counter = Counter()  # (player id, shape line) -> how many
         day_db = plan.lines.adapt("date", day)
-        sums: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for seq, item in enumerate(deals, start=1):
             deal_id = deal_ids[item.row.line]
             d = deal_columns(game, item.data)
             values = (deal_id, session_id, club_id, game, seq, encode(item.data),
-                      encode(item.outcome), user_id, user_id, d["napoleon_id"], d["adjutant_id"],
-                      d["bid"], d["trump"], d["redeal"], now_db, now_db)  # fmt: skip
+                      item.shape.outcome_json(item.keys), user_id, user_id, d["napoleon_id"],
+                      d["adjutant_id"], d["bid"], d["trump"], d["redeal"], now_db,
+                      now_db)  # fmt: skip
             deals_add(values)
             history_add((*(values[i] for i in keep), now_db, "+", user_id))
             plan.deal_count += 1
             plan.redeals += int(d["redeal"])
-            for s in item.specs:
-                plan.named.add(s.player_id)
-                lines_add((deal_id, session_id, club_id, game, day_db, *line_tuple(s)))
-                player_sums = sums[s.player_id]
-                for counter, value in counters(s).items():
-                    player_sums[counter] += value
-                bid = bid_counters(s)
-                if bid is not None:
-                    b = bids[(s.player_id, s.bid, s.trump)]
-                    for counter, value in bid.items():
-                        b[counter] += value
+            head = (deal_id, session_id, club_id, game, day_db)
+            ids = [int(k) for k in item.keys]
+            for line in item.shape.lines:
+                player_id = ids[line.who]
+                lines_rows.append((*head, player_id, *line.rest, *tail))
+                counted[(player_id, line)] += 1
+        return self._sums(counted)
+
+    def _sums(self, counted: Counter) -> dict:
+        plan = self.plan
+        sums: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for (player_id, line), n in counted.items():
+            plan.named.add(player_id)
+            player_sums = sums[player_id]
+            for counter, value in line.counted:
+                player_sums[counter] += value * n
+            if line.bid is not None:
+                b = plan.bids[(player_id, *line.bid)]
+                for counter, value in line.counted:
+                    if counter in _BID_COUNTERS:
+                        b[counter] += value * n
         return sums
 
 
@@ -245,6 +251,16 @@ def _aggregates_add(club: Club, game: str, plan: Plan) -> None:
     )  # fmt: skip
 
 
+def _players_insert(plan: Plan) -> None:
+    """The players the file names first. Another import creating one of them meanwhile (a
+    name the check found new) made this one wait for its commit: ``ChangedError``, so the
+    file is checked again, once, against the players as they are now."""
+    try:
+        plan.players.insert()
+    except IntegrityError:
+        raise ChangedError from None
+
+
 @transaction.atomic
 def write(club: Club, game: str, plan: Plan, committed=None) -> None:
     """The one short transaction: re-check what may have changed, then bulk inserts only;
@@ -255,7 +271,7 @@ def write(club: Club, game: str, plan: Plan, committed=None) -> None:
     sessions = bulk.Table(GameSession, _SESSION_COLUMNS)
     for session, _rules in plan.sessions:
         sessions.add(*(getattr(session, name) for name in _SESSION_COLUMNS))
-    plan.players.insert()
+    _players_insert(plan)
     sessions.insert()
     plan.deals.insert()
     plan.lines.insert()

@@ -1,0 +1,179 @@
+"""Scoring once per deal shape: a file's deals scored by the scoring core, each distinct shape once.
+
+Ten years of a club's results repeat themselves: the same bid, trump, honours and discards with
+the Napoleon and the adjutant in the same seats, only the people differ. The scoring core is a
+pure function of the deal, and it treats player keys as names only (it compares them, never
+reads them), so a deal whose keys are renamed scores exactly as the deal did, with its keys
+renamed. A deal is therefore scored with placeholder keys in their place — the first seated
+player is the first placeholder, and so on (``_canonical``) — and what the core gives for that
+*shape* under that rule set is kept (``Shape``): the outcome as JSON text and the score lines,
+the placeholders in them stamped with the deal's real player ids for each deal of the shape.
+
+A deal the core refuses is scored again as it is, so its message names its players as
+``deal_record`` would; nothing of a refused shape is kept.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import rules
+from core.errors import EfudaError
+
+from ...models import Game
+from ..scoring_bridge import counters, line_specs, line_tuple, outcome_dict, score
+
+# Player keys no player can have (ids are positive) and no other JSON text of a deal holds:
+# what the scoring core sees in their place. They read as whole numbers, as real keys do.
+_BASE = -9_000_000_000
+_PLACEHOLDERS = tuple(str(_BASE - i) for i in range(64))
+_NAMES = tuple(str(i) for i in range(64))
+_encode = json.JSONEncoder().encode
+
+
+def _placeholder(i: int) -> str:
+    return _PLACEHOLDERS[i] if i < len(_PLACEHOLDERS) else str(_BASE - i)
+
+
+class _Stamp:
+    """JSON text with placeholder keys, as a %-format of the real keys (a key as a value, and
+    a key inside a text, e.g. an explanation's list of players). Placeholders all have the
+    same number of digits, so one is never part of another."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str, count: int):
+        text = text.replace("%", "%%")
+        for i in range(count):
+            text = text.replace(_placeholder(i), f"%({i})s")
+        self.text = text
+
+    def __call__(self, keys: tuple[str, ...]) -> str:
+        names = _NAMES if len(keys) <= len(_NAMES) else tuple(map(str, range(len(keys))))
+        return self.text % dict(zip(names, keys, strict=False))
+
+
+@dataclass(frozen=True, eq=False)  # compared and hashed as itself: counted per line
+class ShapeLine:
+    """A score line of a shape: whose it is (placeholder index) and the rest of its columns."""
+
+    who: int
+    rest: tuple  # ``line_tuple`` without the player id (seat, points, role, …)
+    counted: tuple  # ``counters(line)`` as (name, value) pairs
+    bid: tuple | None  # (bid, trump) for the Napoleon's own line, else None
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the core gave for one shape: the outcome's JSON text and the score lines, with
+    placeholders; ``outcome_json(keys)`` stamps the keys."""
+
+    outcome_json: _Stamp
+    lines: tuple[ShapeLine, ...]
+    first: int | None  # Daifugō: the placeholder index of the round's first out (next round's)
+
+
+def _canonical(game: str, data: dict) -> tuple[dict, tuple[str, ...]]:
+    """``data`` with every player key replaced by a placeholder (in order of first mention,
+    the seats or the order first), and the real keys in placeholder order."""
+    index: dict[str, str] = {}
+    keys: list[str] = []
+
+    def ph(key):
+        if key is None:
+            return None
+        found = index.get(key)
+        if found is None:
+            found = index[key] = _placeholder(len(keys))
+            keys.append(key)
+        return found
+
+    canon = dict(data)
+    if game == Game.NAPOLEON:
+        canon["seats"] = [ph(k) for k in data["seats"]]
+        if "napoleon" in data:
+            canon["napoleon"] = ph(data["napoleon"])
+        if "adjutant" in data:
+            canon["adjutant"] = ph(data["adjutant"])
+    else:
+        canon["order"] = [ph(k) for k in data["order"]]
+        canon["forbidden"] = [ph(k) for k in data["forbidden"]]
+        canon["previous_daifugo"] = ph(data.get("previous_daifugo"))
+    return canon, tuple(keys)
+
+
+def _seated(data: dict, ruleset: rules.RuleSet) -> tuple[tuple, tuple[str, ...]] | None:
+    """A Napoleon deal's memo key and keys, quickly: when its seats are distinct and its
+    Napoleon and adjutant seated (or none), its placeholders are its seat numbers, so the key
+    is the seats' count, the two seat numbers and the deal's other values (None otherwise:
+    ``_canonical`` then)."""
+    seats = data["seats"]
+    seat = {k: i for i, k in enumerate(seats)}
+    napoleon, adjutant = data.get("napoleon"), data.get("adjutant")
+    if len(seat) != len(seats) or (napoleon is not None and napoleon not in seat):
+        return None
+    if adjutant is not None and adjutant not in seat:
+        return None
+    rest = tuple((k, v) for k, v in data.items() if k not in _PLAYER_FIELDS)
+    where = (len(seats), seat.get(napoleon), seat.get(adjutant), "napoleon" in data,
+             "adjutant" in data)  # fmt: skip
+    return (id(ruleset), where, rest), tuple(seats)
+
+
+_PLAYER_FIELDS = frozenset({"seats", "napoleon", "adjutant"})
+
+
+def _frozen(canon: dict) -> tuple:
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in canon.items())
+
+
+def _shape(game: str, canon: dict, count: int, ruleset: rules.RuleSet, kinds: dict) -> Shape:
+    """Score the shape (raises what the core raises)."""
+    result = score(game, canon, ruleset)
+    lines = []
+    for spec in line_specs(game, canon, result):
+        values = line_tuple(spec)
+        who = _BASE - values[0]
+        counted = tuple(counters(spec).items())
+        counted = kinds.setdefault(counted, counted)  # a handful of kinds: shared
+        bid = (spec.bid, spec.trump) if spec.role == "napoleon" and spec.bid is not None else None
+        lines.append(ShapeLine(who, values[1:], counted, bid))
+    first = None
+    if game == Game.DAIFUGO:
+        first = _BASE - int(result.final_order[0])
+    return Shape(_Stamp(_encode(outcome_dict(game, result)), count), tuple(lines), first)
+
+
+class ShapeScorer:
+    """Scores deals of one import, each distinct (rule set, shape) once."""
+
+    def __init__(self, game: str):
+        self.game = game
+        self.shapes: dict[tuple, Shape] = {}
+        self.kinds: dict[tuple, tuple] = {}
+        self.scored = 0  # how many times the core was called (for the bench and the tests)
+
+    def score(self, data: dict, ruleset: rules.RuleSet) -> tuple[Shape, tuple[str, ...]]:
+        """The deal's shape and its real keys in placeholder order; raises ``EfudaError`` as
+        ``scoring_bridge.score`` would for the deal itself."""
+        quick = _seated(data, ruleset) if self.game == Game.NAPOLEON else None
+        if quick is not None:
+            memo_key, keys = quick
+            shape = self.shapes.get(memo_key)
+            if shape is not None:
+                return shape, keys
+        canon, keys = _canonical(self.game, data)
+        memo_key = (id(ruleset), _frozen(canon))
+        if quick is not None:
+            memo_key = quick[0]
+        shape = self.shapes.get(memo_key)
+        if shape is None:
+            try:
+                self.scored += 1
+                shape = _shape(self.game, canon, len(keys), ruleset, self.kinds)
+            except EfudaError:
+                score(self.game, data, ruleset)  # raises the deal's own message, its own names
+                raise  # (a renamed deal scores as the deal does: not reached)
+            self.shapes[memo_key] = shape
+        return shape, keys
