@@ -10,15 +10,17 @@ import uuid
 from collections import defaultdict
 
 from django.apps import apps
+from django.core.cache import cache
 from django.core.management.base import CommandError
 from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.test import Client
-from django.test.utils import CaptureQueriesContext, override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.models import Deal, GameSession, StandingAggregate
+from tournaments.services.deals import deal_record
 from tournaments.services.ratings import ratings_replay
 from tournaments.services.sessions import session_create
 
@@ -31,6 +33,10 @@ STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "pla
 ANONYMOUS_STEPS = {"cached_page": "standings_all"}
 # Steps read as a logged-in member (the page's shared parts from the cache, the rest for them).
 MEMBER_STEPS = {"member_standings": "standings_all"}
+# The steps that measure what is kept (nothing written before them); every other read step is
+# timed right after a deal is recorded (untimed), so the club's data version has moved and no
+# kept page or part can serve it: what the first reader after each deal waits for.
+KEPT_STEPS = {*ANONYMOUS_STEPS, *MEMBER_STEPS}
 
 
 def club_build(size: int, log) -> dict:
@@ -78,8 +84,12 @@ def _urls(club) -> dict:
     today = session_create(
         club=club, ruleset=last.ruleset, date=timezone.localdate(), table="bench"
     )
+    writes = session_create(
+        club=club, ruleset=last.ruleset, date=timezone.localdate(), table="bench-w"
+    )
     return {
         "record_url": reverse("deal_new", kwargs={"club_slug": club.slug, "pk": today.pk}),
+        "write_session": writes.pk,
         "seats": seats,
         "session_page": reverse("session_detail", kwargs={"club_slug": club.slug, "pk": last.pk}),
         "standings_month": reverse(
@@ -120,25 +130,39 @@ def pages_measure(prepared, out, *, json_lines: bool, repeat: int, pdf_repeat: i
                 else "member" if step in MEMBER_STEPS
                 else "scorekeeper"
             )  # fmt: skip
-            # The other steps measure a render (what the first read after a write costs), not
-            # the kept parts: the cache is off for them.
-            kept = step in ANONYMOUS_STEPS or step in MEMBER_STEPS
             for size, target, urls in prepared:
                 use(target)
-                with override_settings(**({} if kept else {"EFUDA_PAGE_CACHE_SECONDS": 0})):
-                    times, count = _measure(clients[who][size], step, urls, runs)
+                cache.clear()  # the sizes' clubs share ids and versions: never each other's
+                times, count = _measure(clients[who][size], step, urls, runs)
                 timings[(size, step)] += times
                 queries[(size, step)] = count
                 use(None)
+    for row in summary(prepared, timings, queries):
+        if json_lines:
+            out.write(json.dumps(row))
+        else:
+            out.write(
+                f"{row['size']:>9} {row['step']:<16} {row['median_ms']:9.2f} ms "
+                f"{row['queries']:4d} queries  x{row['x_cached']:<7} growth x{row['growth']}"
+            )
+
+
+def summary(prepared, timings: dict, queries: dict) -> list[dict]:
+    """One row per size and step: the median, its queries, its multiple of the same size's
+    ``cached_page`` (a visitor's cache hit, the floor) and its growth over the smallest size."""
+    rows = []
+    smallest = prepared[0][0]
     for size, _target, _urls in prepared:
+        floor = statistics.median(timings[(size, "cached_page")])
         for step in STEPS:
             median = statistics.median(timings[(size, step)])
-            row = {"size": size, "step": step, "median_ms": round(median, 2),
-                   "queries": queries[(size, step)]}  # fmt: skip
-            if json_lines:
-                out.write(json.dumps(row))
-            else:
-                out.write(f"{size:>9} {step:<16} {median:9.2f} ms {row['queries']:4d} queries")
+            base = statistics.median(timings[(smallest, step)])
+            rows.append({
+                "size": size, "step": step, "median_ms": round(median, 2),
+                "queries": queries[(size, step)], "x_cached": round(median / floor, 2),
+                "growth": round(median / base, 2),
+            })  # fmt: skip
+    return rows
 
 
 def _record_post(urls: dict, i: int) -> dict:
@@ -151,9 +175,22 @@ def _record_post(urls: dict, i: int) -> dict:
     }  # fmt: skip
 
 
+def _write(urls: dict, i: int) -> None:
+    """An untimed deal recorded through the service: the club's data version moves, as after
+    any deal at the club's tables."""
+    seats = urls["seats"]
+    session = GameSession.objects.select_related("club", "ruleset").get(pk=urls["write_session"])
+    deal_record(session=session, data={
+        "seats": seats, "napoleon": seats[i % 5], "bid": 13, "trump": "S", "called": "HA",
+        "adjutant": seats[(i + 1) % 5], "solo": False, "honours": 10 + i % 8, "discarded": 0,
+    })  # fmt: skip
+
+
 def _measure(client: Client, step: str, urls: dict, runs: int):
     timings, queries = [], 0
     for i in range(runs + 1):  # one warm-up request
+        if step != "record_deal" and step not in KEPT_STEPS:
+            _write(urls, i)
         with CaptureQueriesContext(connection) as ctx:
             start = time.perf_counter()
             if step == "record_deal":
