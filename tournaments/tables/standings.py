@@ -11,7 +11,8 @@ import django_tables2 as tables
 from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, escape, format_html
+from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -61,6 +62,10 @@ class StandingsTable(tables.Table):
     def __init__(self, data, *, club_slug: str, **kwargs):
         self.club_slug = club_slug
         super().__init__(data, **kwargs)
+
+    @property
+    def head_html(self) -> str:
+        return head_html(self)
 
     @property
     def body_html(self) -> str:
@@ -124,6 +129,21 @@ def _body(table, row_html) -> str:
     if not rows:
         rows = [f'  <tr><td colspan="{len(table.columns)}">{_esc(table.empty_text)}</td></tr>']
     return mark_safe("<tbody>\n" + "\n".join(rows) + "\n</tbody>")
+
+
+def head_html(table) -> str:
+    """The ``<thead>`` as django-tables2's template writes it (each orderable column's heading
+    a link to the same page sorted by it, the other parameters kept), without a template."""
+    request = getattr(table, "request", None)
+    params = dict(request.GET) if request is not None else {}
+    cells = []
+    for column in table.columns:
+        text = conditional_escape(column.header)
+        if column.orderable:
+            params[table.prefixed_order_by_field] = column.order_by_alias.next
+            text = f'<a href="{escape("?" + urlencode(params, doseq=True))}">{text}</a>'
+        cells.append(f"<th {column.attrs['th'].as_html()}>{text}</th>")
+    return mark_safe("<thead>\n<tr>" + "".join(cells) + "</tr>\n</thead>")
 
 
 def standings_body(table) -> str:
@@ -193,6 +213,10 @@ class RatingsTable(tables.Table):
         attrs = {"class": "standings ratings"}
         orderable = True
         empty_text = _("No rated deals yet.")
+
+    @property
+    def head_html(self) -> str:
+        return head_html(self)
 
     @property
     def body_html(self) -> str:
