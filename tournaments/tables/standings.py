@@ -10,11 +10,11 @@ import html
 import django_tables2 as tables
 from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import floatformat
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .. import standings_fields
@@ -235,12 +235,9 @@ class DaifugoRatingsTable(RatingsTable):
 
 
 def ratings_body(table) -> str:
-    hint = gettext(
-        "still uncertain: too few rounds" if table.game == "daifugo"
-        else "still uncertain: too few deals"
-    )  # fmt: skip
     provisional = (
-        f' <span class="provisional" title="{_esc(hint)}">{_esc(gettext("Provisional"))}</span>'
+        " "
+        + render_to_string("tournaments/public/provisional_mark.html", {"game": table.game}).strip()
     )
     return _body(
         table,
