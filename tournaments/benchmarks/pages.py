@@ -19,12 +19,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.models import Deal, GameSession, StandingAggregate
+from tournaments.models import Club, Deal, GameSession, ScoreLine, StandingAggregate
 from tournaments.services.deals import deal_record
 from tournaments.services.ratings import ratings_replay
 from tournaments.services.sessions import session_create
 
-from .club import CLOSING, MEMBER, Builder, bench_user
+from .club import CLOSING, MEMBER, SCOREKEEPER, Builder, bench_user
 from .stores import use
 
 STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
@@ -65,6 +65,7 @@ def _urls(club) -> dict:
     last = (
         GameSession.objects.filter(club=club, game="napoleon")
         .exclude(table__startswith=CLOSING)
+        .exclude(table__startswith="bench")
         .order_by("-date", "-id")
         .first()
     )
@@ -81,12 +82,7 @@ def _urls(club) -> dict:
         .values_list("data", flat=True)
         .first()["seats"]
     ]
-    today = session_create(
-        club=club, ruleset=last.ruleset, date=timezone.localdate(), table="bench"
-    )
-    writes = session_create(
-        club=club, ruleset=last.ruleset, date=timezone.localdate(), table="bench-w"
-    )
+    today, writes = (_bench_session(club, last.ruleset, table) for table in ("bench", "bench-w"))
     return {
         "record_url": reverse("deal_new", kwargs={"club_slug": club.slug, "pk": today.pk}),
         "write_session": writes.pk,
@@ -100,6 +96,23 @@ def _urls(club) -> dict:
         "session_pdf": reverse("session_sheet_pdf", args=[club.slug, last.pk]),
         "ratings_page": reverse("ratings", args=[club.slug, "napoleon"]),
     }
+
+
+def _bench_session(club, ruleset, table: str) -> GameSession:
+    """Today's session the bench records in (``bench``: the timed deals; ``bench-w``: the
+    untimed ones before each read): made once, found again in a reused database."""
+    today = timezone.localdate()
+    found = GameSession.objects.filter(club=club, table=table, date=today).first()
+    return found or session_create(club=club, ruleset=ruleset, date=today, table=table)
+
+
+def club_reuse(size: int, log) -> dict:
+    """The club a previous run built and kept in the current database (``--reuse``): its
+    history as that run left it (with the deals that run recorded)."""
+    club = Club.objects.get()
+    lines = ScoreLine.objects.count()
+    log.write(f"size {size}: reused a kept club of {lines} score lines")
+    return {"username": SCOREKEEPER, **_urls(club)}
 
 
 def _clients(prepared) -> dict:
@@ -119,7 +132,7 @@ def _clients(prepared) -> dict:
 def pages_measure(prepared, out, *, json_lines: bool, repeat: int, pdf_repeat: int, rounds: int):
     """Each round measures one step on every size in turn before the next step, so a busy
     moment on a shared machine falls on all sizes alike and the ratios stay fair."""
-    timings: dict[tuple, list[float]] = defaultdict(list)
+    timings: dict[tuple, list[tuple[float, float]]] = defaultdict(list)  # (wall, CPU) ms
     queries: dict[tuple, int] = {}
     clients = _clients(prepared)
     for _round in range(rounds):
@@ -143,25 +156,31 @@ def pages_measure(prepared, out, *, json_lines: bool, repeat: int, pdf_repeat: i
         else:
             out.write(
                 f"{row['size']:>9} {row['step']:<16} {row['median_ms']:9.2f} ms "
-                f"{row['queries']:4d} queries  x{row['x_cached']:<7} growth x{row['growth']}"
+                f"{row['queries']:4d} queries  x{row['x_cached']:<7} growth x{row['growth']:<5} "
+                f"CPU {row['cpu_ms']:8.2f} ms x{row['x_cached_cpu']:<7} growth x{row['growth_cpu']}"
             )
 
 
 def summary(prepared, timings: dict, queries: dict) -> list[dict]:
     """One row per size and step: the median, its queries, its multiple of the same size's
-    ``cached_page`` (a visitor's cache hit, the floor) and its growth over the smallest size."""
+    ``cached_page`` (a visitor's cache hit, the floor) and its growth over the smallest size;
+    the same for the process's CPU time (``cpu_ms``: steadier than the wall clock on a machine
+    that other work shares; the database is SQLite, in the process, so its work counts)."""
     rows = []
     smallest = prepared[0][0]
+
+    def median(size, step, which):
+        return statistics.median(t[which] for t in timings[(size, step)])
+
     for size, _target, _urls in prepared:
-        floor = statistics.median(timings[(size, "cached_page")])
         for step in STEPS:
-            median = statistics.median(timings[(size, step)])
-            base = statistics.median(timings[(smallest, step)])
-            rows.append({
-                "size": size, "step": step, "median_ms": round(median, 2),
-                "queries": queries[(size, step)], "x_cached": round(median / floor, 2),
-                "growth": round(median / base, 2),
-            })  # fmt: skip
+            row = {"size": size, "step": step, "queries": queries[(size, step)]}
+            for which, name, suffix in ((0, "median_ms", ""), (1, "cpu_ms", "_cpu")):
+                value = median(size, step, which)
+                row[name] = round(value, 2)
+                row["x_cached" + suffix] = round(value / median(size, "cached_page", which), 2)
+                row["growth" + suffix] = round(value / median(smallest, step, which), 2)
+            rows.append(row)
     return rows
 
 
@@ -192,7 +211,7 @@ def _measure(client: Client, step: str, urls: dict, runs: int):
         if step != "record_deal" and step not in KEPT_STEPS:
             _write(urls, i)
         with CaptureQueriesContext(connection) as ctx:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             if step == "record_deal":
                 response = client.post(urls["record_url"], _record_post(urls, i))
                 ok = response.status_code == 302
@@ -200,7 +219,7 @@ def _measure(client: Client, step: str, urls: dict, runs: int):
                 page = ANONYMOUS_STEPS.get(step) or MEMBER_STEPS.get(step) or step
                 response = client.get(urls[page])
                 ok = response.status_code == 200
-            elapsed = (time.perf_counter() - start) * 1000
+            elapsed = (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
         if not ok:
             raise CommandError(f"{step}: HTTP {response.status_code}")
         if i >= 1:
