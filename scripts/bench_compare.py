@@ -4,7 +4,8 @@ REV is checked out with ``git worktree`` in a temporary directory and run with t
 (the same installed packages). Each round runs ``manage.py bench --rounds 1`` once in each tree,
 the order alternating from round to round, so a busy moment on a shared machine falls on both
 alike. For each size and step it prints the median over the rounds of each tree's medians and
-the ratio working tree ÷ REV (below 1: the working tree is faster), with both query counts.
+the ratio working tree ÷ REV (below 1: the working tree is faster), with both query counts, and
+the same for the CPU time per request when both benches report it.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def _checkout(rev: str, where: Path) -> Path:
     return tree
 
 
-def _rows(medians: dict, queries: dict, rev: str) -> list[dict]:
+def _rows(medians: dict, queries: dict, rev: str, cpu: dict) -> list[dict]:
     rows = []
     for size, step in dict.fromkeys((s, st) for s, st, _side in medians):  # the bench's order
         if (size, step, "rev") not in medians or (size, step, "work") not in medians:
@@ -68,12 +69,20 @@ def _rows(medians: dict, queries: dict, rev: str) -> list[dict]:
             "ratio": round(after / before, 2),
             "queries": [queries.get((size, step, "rev")), queries.get((size, step, "work"))],
         })  # fmt: skip
+        if cpu.get((size, step, "rev")) and cpu.get((size, step, "work")):
+            cpu_before = statistics.median(cpu[(size, step, "rev")])
+            cpu_after = statistics.median(cpu[(size, step, "work")])
+            rows[-1].update({
+                f"{rev}_cpu": round(cpu_before, 2), "work_cpu": round(cpu_after, 2),
+                "ratio_cpu": round(cpu_after / cpu_before, 2),
+            })  # fmt: skip
     return rows
 
 
 def main(argv=None) -> None:
     args = _parse(argv)
     medians: dict[tuple, list[float]] = defaultdict(list)
+    cpu: dict[tuple, list[float]] = defaultdict(list)
     queries: dict[tuple, int] = {}
     with tempfile.TemporaryDirectory(prefix="efuda-bench-compare-") as where:
         tree = _checkout(args.rev, Path(where))
@@ -83,11 +92,13 @@ def main(argv=None) -> None:
                 for side, path in order if number % 2 == 0 else order[::-1]:
                     for row in _bench(path, args):
                         medians[(row["size"], row["step"], side)].append(row["median_ms"])
+                        if "cpu_ms" in row:  # benches from 28 Nov 2026 on
+                            cpu[(row["size"], row["step"], side)].append(row["cpu_ms"])
                         queries[(row["size"], row["step"], side)] = row["queries"]
                 print(f"round {number + 1}/{args.rounds} done", file=sys.stderr)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT)
-    rows = _rows(medians, queries, args.rev)
+    rows = _rows(medians, queries, args.rev, cpu)
     for row in rows:
         if args.json:
             print(json.dumps(row))
@@ -95,7 +106,9 @@ def main(argv=None) -> None:
             q = row["queries"]
             print(f"{row['size']:>9} {row['step']:<17} {args.rev} {row[args.rev]:9.2f} ms  "
                   f"work {row['work']:9.2f} ms  x{row['ratio']:<5}  "
-                  f"queries {q[0]} → {q[1]}")  # fmt: skip
+                  f"queries {q[0]} → {q[1]}"
+                  + (f"  CPU {row[args.rev + '_cpu']:.2f} → {row['work_cpu']:.2f} ms "
+                     f"x{row['ratio_cpu']}" if "ratio_cpu" in row else ""))  # fmt: skip
 
 
 if __name__ == "__main__":
