@@ -87,12 +87,13 @@ def rank(rows: Iterable[Any], keys: Sequence[str], *, name: str = "name") -> lis
     are listed by ``name`` (display order only, never a tiebreak)."""
     metrics = check_keys(keys)
     by = sort_key(metrics)
-    ordered = sorted(rows, key=lambda r: (by(r), str(_get(r, name)) if name else ""))
+    # Each row's key is computed once: for the sort and again for the ties.
+    keyed = [(by(r), str(_get(r, name)) if name else "", r) for r in rows]
+    keyed.sort(key=lambda t: (t[0], t[1]))
     ranked: list[tuple[int, Any]] = []
     previous = None
     current = 0
-    for position, row in enumerate(ordered, start=1):
-        k = by(row)
+    for position, (k, _name, row) in enumerate(keyed, start=1):
         if k != previous:
             current = position
             previous = k

@@ -40,14 +40,21 @@ def _bench(*extra, sqlite=False):
     assert cached["queries"] == 1  # the club's data version; the page itself from the cache
     member = next(r for r in rows if r["step"] == "member_standings")
     assert member["queries"] == 3  # the session, the user, the club with their role
-    assert "built 200 score lines" in result.stderr
-    assert "ratings replay (napoleon)" in result.stderr
+    # each step's multiple of the cached page and its growth (one size: none), wall and CPU
+    assert cached["x_cached"] == cached["x_cached_cpu"] == 1.0
+    assert all(r["growth"] == r["growth_cpu"] == 1.0 and r["cpu_ms"] > 0 for r in rows)
+    return result.stderr
 
 
 def test_bench_prints_one_json_line_per_step(tmp_path):
-    _bench("--keep", str(tmp_path), sqlite=True)
+    log = _bench("--keep", str(tmp_path), sqlite=True)
+    assert "built 200 score lines" in log
+    assert "ratings replay (napoleon)" in log
+    # the kept database is used again, not built again
+    log = _bench("--keep", str(tmp_path), "--reuse", sqlite=True)
+    assert "reused a kept club" in log and "built 200" not in log
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the PostgreSQL leg only")
 def test_bench_runs_on_postgresql():
-    _bench("--database", "postgresql")
+    assert "built 200 score lines" in _bench("--database", "postgresql")

@@ -50,6 +50,7 @@ NAPOLEON_SHARE = 0.6
 CLOSING = "Z"  # table labels Z0, Z1 … of the closing-night sessions
 PLACEHOLDERS = [str(900_001 + i) for i in range(SEATS)]  # ids no real player has in a bench DB
 MEMBER = "bench-member"
+SCOREKEEPER = "bench-scorekeeper"
 DEAL_COLUMNS = ["id", "session_id", "club_id", "game", "seq", "redeal", "data", "outcome",
                 "napoleon_id", "adjutant_id", "bid", "trump", "version", "client_id",
                 "is_deleted", "created_by_id", "updated_by_id", "created_at",
@@ -160,7 +161,7 @@ class Builder:
 
     def _club(self) -> None:
         """The club, its scorekeeper and member, its players and rule sets."""
-        self.user = bench_user("bench-scorekeeper")
+        self.user = bench_user(SCOREKEEPER)
         self.club = club = club_create(slug="bench", name="ベンチ倶楽部", is_public=True)
         membership_set(club=club, user=self.user, role="scorekeeper")
         membership_set(club=club, user=bench_user(MEMBER), role="member")

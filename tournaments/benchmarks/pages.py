@@ -10,19 +10,21 @@ import uuid
 from collections import defaultdict
 
 from django.apps import apps
+from django.core.cache import cache
 from django.core.management.base import CommandError
 from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.test import Client
-from django.test.utils import CaptureQueriesContext, override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.models import Deal, GameSession, StandingAggregate
+from tournaments.models import Club, Deal, GameSession, ScoreLine, StandingAggregate
+from tournaments.services.deals import deal_record
 from tournaments.services.ratings import ratings_replay
 from tournaments.services.sessions import session_create
 
-from .club import CLOSING, MEMBER, Builder, bench_user
+from .club import CLOSING, MEMBER, SCOREKEEPER, Builder, bench_user
 from .stores import use
 
 STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "player_page",
@@ -31,6 +33,10 @@ STEPS = ("record_deal", "session_page", "standings_month", "standings_all", "pla
 ANONYMOUS_STEPS = {"cached_page": "standings_all"}
 # Steps read as a logged-in member (the page's shared parts from the cache, the rest for them).
 MEMBER_STEPS = {"member_standings": "standings_all"}
+# The steps that measure what is kept (nothing written before them); every other read step is
+# timed right after a deal is recorded (untimed), so the club's data version has moved and no
+# kept page or part can serve it: what the first reader after each deal waits for.
+KEPT_STEPS = {*ANONYMOUS_STEPS, *MEMBER_STEPS}
 
 
 def club_build(size: int, log) -> dict:
@@ -59,6 +65,7 @@ def _urls(club) -> dict:
     last = (
         GameSession.objects.filter(club=club, game="napoleon")
         .exclude(table__startswith=CLOSING)
+        .exclude(table__startswith="bench")
         .order_by("-date", "-id")
         .first()
     )
@@ -75,11 +82,10 @@ def _urls(club) -> dict:
         .values_list("data", flat=True)
         .first()["seats"]
     ]
-    today = session_create(
-        club=club, ruleset=last.ruleset, date=timezone.localdate(), table="bench"
-    )
+    today, writes = (_bench_session(club, last.ruleset, table) for table in ("bench", "bench-w"))
     return {
         "record_url": reverse("deal_new", kwargs={"club_slug": club.slug, "pk": today.pk}),
+        "write_session": writes.pk,
         "seats": seats,
         "session_page": reverse("session_detail", kwargs={"club_slug": club.slug, "pk": last.pk}),
         "standings_month": reverse(
@@ -90,6 +96,23 @@ def _urls(club) -> dict:
         "session_pdf": reverse("session_sheet_pdf", args=[club.slug, last.pk]),
         "ratings_page": reverse("ratings", args=[club.slug, "napoleon"]),
     }
+
+
+def _bench_session(club, ruleset, table: str) -> GameSession:
+    """Today's session the bench records in (``bench``: the timed deals; ``bench-w``: the
+    untimed ones before each read): made once, found again in a reused database."""
+    today = timezone.localdate()
+    found = GameSession.objects.filter(club=club, table=table, date=today).first()
+    return found or session_create(club=club, ruleset=ruleset, date=today, table=table)
+
+
+def club_reuse(size: int, log) -> dict:
+    """The club a previous run built and kept in the current database (``--reuse``): its
+    history as that run left it (with the deals that run recorded)."""
+    club = Club.objects.get()
+    lines = ScoreLine.objects.count()
+    log.write(f"size {size}: reused a kept club of {lines} score lines")
+    return {"username": SCOREKEEPER, **_urls(club)}
 
 
 def _clients(prepared) -> dict:
@@ -109,7 +132,7 @@ def _clients(prepared) -> dict:
 def pages_measure(prepared, out, *, json_lines: bool, repeat: int, pdf_repeat: int, rounds: int):
     """Each round measures one step on every size in turn before the next step, so a busy
     moment on a shared machine falls on all sizes alike and the ratios stay fair."""
-    timings: dict[tuple, list[float]] = defaultdict(list)
+    timings: dict[tuple, list[tuple[float, float]]] = defaultdict(list)  # (wall, CPU) ms
     queries: dict[tuple, int] = {}
     clients = _clients(prepared)
     for _round in range(rounds):
@@ -120,25 +143,45 @@ def pages_measure(prepared, out, *, json_lines: bool, repeat: int, pdf_repeat: i
                 else "member" if step in MEMBER_STEPS
                 else "scorekeeper"
             )  # fmt: skip
-            # The other steps measure a render (what the first read after a write costs), not
-            # the kept parts: the cache is off for them.
-            kept = step in ANONYMOUS_STEPS or step in MEMBER_STEPS
             for size, target, urls in prepared:
                 use(target)
-                with override_settings(**({} if kept else {"EFUDA_PAGE_CACHE_SECONDS": 0})):
-                    times, count = _measure(clients[who][size], step, urls, runs)
+                cache.clear()  # the sizes' clubs share ids and versions: never each other's
+                times, count = _measure(clients[who][size], step, urls, runs)
                 timings[(size, step)] += times
                 queries[(size, step)] = count
                 use(None)
+    for row in summary(prepared, timings, queries):
+        if json_lines:
+            out.write(json.dumps(row))
+        else:
+            out.write(
+                f"{row['size']:>9} {row['step']:<16} {row['median_ms']:9.2f} ms "
+                f"{row['queries']:4d} queries  x{row['x_cached']:<7} growth x{row['growth']:<5} "
+                f"CPU {row['cpu_ms']:8.2f} ms x{row['x_cached_cpu']:<7} growth x{row['growth_cpu']}"
+            )
+
+
+def summary(prepared, timings: dict, queries: dict) -> list[dict]:
+    """One row per size and step: the median, its queries, its multiple of the same size's
+    ``cached_page`` (a visitor's cache hit, the floor) and its growth over the smallest size;
+    the same for the process's CPU time (``cpu_ms``: steadier than the wall clock on a machine
+    that other work shares; the database is SQLite, in the process, so its work counts)."""
+    rows = []
+    smallest = prepared[0][0]
+
+    def median(size, step, which):
+        return statistics.median(t[which] for t in timings[(size, step)])
+
     for size, _target, _urls in prepared:
         for step in STEPS:
-            median = statistics.median(timings[(size, step)])
-            row = {"size": size, "step": step, "median_ms": round(median, 2),
-                   "queries": queries[(size, step)]}  # fmt: skip
-            if json_lines:
-                out.write(json.dumps(row))
-            else:
-                out.write(f"{size:>9} {step:<16} {median:9.2f} ms {row['queries']:4d} queries")
+            row = {"size": size, "step": step, "queries": queries[(size, step)]}
+            for which, name, suffix in ((0, "median_ms", ""), (1, "cpu_ms", "_cpu")):
+                value = median(size, step, which)
+                row[name] = round(value, 2)
+                row["x_cached" + suffix] = round(value / median(size, "cached_page", which), 2)
+                row["growth" + suffix] = round(value / median(smallest, step, which), 2)
+            rows.append(row)
+    return rows
 
 
 def _record_post(urls: dict, i: int) -> dict:
@@ -151,11 +194,24 @@ def _record_post(urls: dict, i: int) -> dict:
     }  # fmt: skip
 
 
+def _write(urls: dict, i: int) -> None:
+    """An untimed deal recorded through the service: the club's data version moves, as after
+    any deal at the club's tables."""
+    seats = urls["seats"]
+    session = GameSession.objects.select_related("club", "ruleset").get(pk=urls["write_session"])
+    deal_record(session=session, data={
+        "seats": seats, "napoleon": seats[i % 5], "bid": 13, "trump": "S", "called": "HA",
+        "adjutant": seats[(i + 1) % 5], "solo": False, "honours": 10 + i % 8, "discarded": 0,
+    })  # fmt: skip
+
+
 def _measure(client: Client, step: str, urls: dict, runs: int):
     timings, queries = [], 0
     for i in range(runs + 1):  # one warm-up request
+        if step != "record_deal" and step not in KEPT_STEPS:
+            _write(urls, i)
         with CaptureQueriesContext(connection) as ctx:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             if step == "record_deal":
                 response = client.post(urls["record_url"], _record_post(urls, i))
                 ok = response.status_code == 302
@@ -163,7 +219,7 @@ def _measure(client: Client, step: str, urls: dict, runs: int):
                 page = ANONYMOUS_STEPS.get(step) or MEMBER_STEPS.get(step) or step
                 response = client.get(urls[page])
                 ok = response.status_code == 200
-            elapsed = (time.perf_counter() - start) * 1000
+            elapsed = (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
         if not ok:
             raise CommandError(f"{step}: HTTP {response.status_code}")
         if i >= 1:

@@ -39,6 +39,11 @@ class SqliteStore:
         shutil.copyfile(self.template(), path)
         return path
 
+    def kept(self, size: int) -> Path | None:
+        """The size's database an earlier run kept here, if there is one."""
+        path = self.workdir / f"bench-{size}.sqlite3"
+        return path if path.exists() else None
+
     def settings(self, path: Path) -> dict:
         return _sqlite(path)
 

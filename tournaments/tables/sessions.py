@@ -3,10 +3,12 @@
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ..models import GameSession
+from .standings import head_html
 
 
 class SessionTable(tables.Table):
@@ -61,8 +63,18 @@ class SessionTotalsTable(tables.Table):
     class Meta:
         orderable = False
         attrs = {"class": "totals"}
-        template_name = "components/table.html"
+        # Header and body written in Python (totals_body): django-tables2's cell-by-cell
+        # rendering was a fifth of a session page.
+        template_name = "tournaments/sessions/totals_table.html"
         row_attrs = {"class": lambda record: "winner" if record.is_winner else ""}
+
+    @property
+    def head_html(self) -> str:
+        return head_html(self)
+
+    @property
+    def body_html(self) -> str:
+        return totals_body(self)
 
     def render_name(self, value, record):
         if record.is_winner:
@@ -82,6 +94,21 @@ class DaifugoSessionTotalsTable(SessionTotalsTable):
     deals = tables.Column(
         verbose_name=_("Rounds"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
     )
+
+
+def totals_body(table) -> str:
+    """The totals' ``<tbody>`` as django-tables2 wrote it (the winner's row marked, rows
+    alternately even and odd, each cell through the table's ``render_*``)."""
+    rows = []
+    for i, r in enumerate(table.data):
+        css = ("winner " if r.is_winner else "") + ("even" if i % 2 == 0 else "odd")
+        rows.append(
+            f'<tr class="{css}"><td class="num">{r.rank}</td>'
+            f"<td>{table.render_name(r.name, r)}</td>"
+            f'<td class="num">{table.render_points(r.points)}</td>'
+            f'<td class="num">{r.deals}</td></tr>'
+        )
+    return mark_safe("<tbody>\n" + "\n".join(rows) + "\n</tbody>")  # noqa: S308 - escaped
 
 
 def session_totals_table(rows, *, game: str) -> SessionTotalsTable:

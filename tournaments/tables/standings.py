@@ -5,9 +5,16 @@ rank computed by ``tournaments.ranking`` (points, then the documented tiebreaks)
 after the player are the fields ``standings_fields`` shows in the table, in its order.
 """
 
+import html
+
 import django_tables2 as tables
+from django.template.defaultfilters import date as date_filter
+from django.template.defaultfilters import floatformat
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, escape, format_html
+from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from .. import standings_fields
@@ -56,6 +63,14 @@ class StandingsTable(tables.Table):
         self.club_slug = club_slug
         super().__init__(data, **kwargs)
 
+    @property
+    def head_html(self) -> str:
+        return head_html(self)
+
+    @property
+    def body_html(self) -> str:
+        return standings_body(self)
+
     def render_name(self, value, record):
         url = reverse("player_detail", args=[self.club_slug, record.player_id])
         return format_html('<a href="{}"><bdi>{}</bdi></a>', url, value)
@@ -80,10 +95,69 @@ DaifugoStandingsTable = _game_table(
 )
 
 
+_SENTINEL = 987654321
+
+
+def player_urls(club_slug: str, rows) -> None:
+    """Each row's ``url``, its player's page: the address reversed once for the club and the
+    player's id put in its place, not a reverse per row."""
+    before, after = reverse("player_detail", args=[club_slug, _SENTINEL]).split(str(_SENTINEL))
+    for row in rows:
+        row.url = f"{before}{row.player_id}{after}"
+
+
+def _esc(value) -> str:
+    """``value`` escaped for HTML as Django's ``escape`` does, without its lazy-string wrapper
+    (a number needs none)."""
+    return str(value) if type(value) is int else html.escape(str(value))
+
+
+def _cell(css: str, text) -> str:
+    return f'<td class="{css}">{_esc(text)}</td>'
+
+
+def _player_cell(row, extra: str = "") -> str:
+    name = _esc(row.name)
+    return f'<td class="player"><a href="{_esc(row.url)}"><bdi>{name}</bdi></a>{extra}</td>'
+
+
+def _body(table, row_html) -> str:
+    """The ``<tbody>`` of a standings or ratings table, written in Python: the same markup the
+    template's loop wrote, without a template node per cell (each one resolves its variable
+    and escapes it through Django's lazy wrapper)."""
+    rows = [f"  <tr>{row_html(r)}</tr>" for r in table.data]
+    if not rows:
+        rows = [f'  <tr><td colspan="{len(table.columns)}">{_esc(table.empty_text)}</td></tr>']
+    return mark_safe("<tbody>\n" + "\n".join(rows) + "\n</tbody>")
+
+
+def head_html(table) -> str:
+    """The ``<thead>`` as django-tables2's template writes it (each orderable column's heading
+    a link to the same page sorted by it, the other parameters kept), without a template."""
+    request = getattr(table, "request", None)
+    params = dict(request.GET) if request is not None else {}
+    cells = []
+    for column in table.columns:
+        text = conditional_escape(column.header)
+        if column.orderable:
+            params[table.prefixed_order_by_field] = column.order_by_alias.next
+            text = f'<a href="{escape("?" + urlencode(params, doseq=True))}">{text}</a>'
+        cells.append(f"<th {column.attrs['th'].as_html()}>{text}</th>")
+    return mark_safe("<thead>\n<tr>" + "".join(cells) + "</tr>\n</thead>")
+
+
+def standings_body(table) -> str:
+    fields = table.fields
+    return _body(
+        table,
+        lambda r: _cell("num", r.rank) + _player_cell(r)
+        + "".join(_cell("num", text) for text in r.cells(fields)),
+    )  # fmt: skip
+
+
 def standings_table(game: str, rows, *, club_slug: str, request=None):
     cls = NapoleonStandingsTable if game == "napoleon" else DaifugoStandingsTable
-    for row in rows:
-        row.url = reverse("player_detail", args=[club_slug, row.player_id])
+    player_urls(club_slug, rows)
     table = cls(rows, club_slug=club_slug)
     if request is not None:
         tables.RequestConfig(request, paginate=False).configure(table)
@@ -140,6 +214,14 @@ class RatingsTable(tables.Table):
         orderable = True
         empty_text = _("No rated deals yet.")
 
+    @property
+    def head_html(self) -> str:
+        return head_html(self)
+
+    @property
+    def body_html(self) -> str:
+        return ratings_body(self)
+
 
 class DaifugoRatingsTable(RatingsTable):
     """Daifugō counts rounds (回戦), never deals."""
@@ -152,9 +234,22 @@ class DaifugoRatingsTable(RatingsTable):
     deals = NumberColumn(verbose_name=_("Rounds"))
 
 
+def ratings_body(table) -> str:
+    provisional = (
+        " "
+        + render_to_string("tournaments/public/provisional_mark.html", {"game": table.game}).strip()
+    )
+    return _body(
+        table,
+        lambda r: _cell("num", r.rank) + _player_cell(r, provisional if r.provisional else "")
+        + _cell("num rating-score", floatformat(r.score, 1))
+        + _cell("num", "±" + floatformat(r.sigma, 1)) + _cell("num", floatformat(r.mu, 1))
+        + _cell("num", r.deals) + f"<td>{_esc(date_filter(r.last_played, 'Y-m-d'))}</td>",
+    )  # fmt: skip
+
+
 def ratings_table(rows, *, club_slug: str, request=None, game: str = "napoleon") -> RatingsTable:
-    for row in rows:
-        row.url = reverse("player_detail", args=[club_slug, row.player_id])
+    player_urls(club_slug, rows)
     table = (DaifugoRatingsTable if game == "daifugo" else RatingsTable)(rows)
     if request is not None:
         tables.RequestConfig(request, paginate=False).configure(table)

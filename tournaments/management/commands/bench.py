@@ -23,7 +23,7 @@ from django.db import connections
 from django.test.utils import override_settings
 
 from tournaments.benchmarks.imports import ImportBench
-from tournaments.benchmarks.pages import club_build, pages_measure
+from tournaments.benchmarks.pages import club_build, club_reuse, pages_measure
 from tournaments.benchmarks.stores import PostgresStore, SqliteStore, restore, use
 
 
@@ -55,6 +55,12 @@ class Command(BaseCommand):
             help="keep the synthetic databases in DIR instead of deleting them",
         )
         parser.add_argument(
+            "--reuse",
+            action="store_true",
+            help="with --keep: use a size's database kept in DIR by an earlier run instead of "
+            "building it again (migrated first; it holds the deals that run recorded too)",
+        )
+        parser.add_argument(
             "--import-lines",
             type=int,
             default=0,
@@ -73,6 +79,7 @@ class Command(BaseCommand):
         pdf_repeat,
         rounds,
         keep=None,
+        reuse=False,
         database="sqlite",
         import_lines=0,
         **options,
@@ -83,6 +90,8 @@ class Command(BaseCommand):
             raise CommandError("--sizes takes whole numbers separated by commas") from None
         if not numbers or min(numbers) < 50:
             raise CommandError("each size must be at least 50 score lines")
+        if reuse and (not keep or database != "sqlite"):
+            raise CommandError("--reuse needs --keep DIR (and SQLite)")
         if import_lines and import_lines < 100:
             raise CommandError("--import-lines must be at least 100")
         original = dict(connections.settings["default"])
@@ -94,17 +103,25 @@ class Command(BaseCommand):
                 use(None)
                 if import_lines:
                     return self._import(store, import_lines, database, json_lines=json)
-                prepared = []
-                for size in numbers:
-                    target = store.settings(store.copy(size))
-                    use(target)
-                    prepared.append((size, target, club_build(size, self.stderr)))
-                    use(None)
+                prepared = [self._prepare(store, size, reuse) for size in numbers]
                 pages_measure(prepared, self.stdout, json_lines=json, repeat=repeat,
                               pdf_repeat=pdf_repeat, rounds=rounds)  # fmt: skip
         finally:
             restore(original)
             store.cleanup()
+
+    def _prepare(self, store, size: int, reuse: bool):
+        """(size, its database's settings, the club's addresses): built, or kept and reused."""
+        kept = store.kept(size) if reuse else None
+        target = store.settings(kept or store.copy(size))
+        use(target)
+        if kept:
+            call_command("migrate", verbosity=0, interactive=False)
+            urls = club_reuse(size, self.stderr)
+        else:
+            urls = club_build(size, self.stderr)
+        use(None)
+        return size, target, urls
 
     def _store(self, database: str, original: dict, keep):
         if database != "postgresql":
