@@ -164,9 +164,13 @@ def test_hostile_names_are_escaped(client, public_club, history):
         url("standings_month", public_club, "napoleon", 2026, 11),
         url("player_detail", public_club, evil.id),
         url("club_home", public_club),
+        url("standings_all", public_club, "napoleon"),
+        url("ratings", public_club, "napoleon") + "?all=1",
+        url("session_detail", public_club, history["november"].id),
     ):
         html = client.get(target).content.decode()
         assert "<script>alert(1)</script>" not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, target
     html = client.get(url("standings_month", public_club, "napoleon", 2026, 11)).content.decode()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "<bdi>\u05e9\u05dc\u05d5\u05dd $x$ 🃏</bdi>" in html
