@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
@@ -17,9 +17,16 @@ from ..i18n import error_text
 class ApiRefusalError(Exception):
     """A refusal the API itself makes (not a service's ``EfudaError``)."""
 
-    def __init__(self, status: int, *, field: str | None, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, *, field: str | None, code: str, message: str, headers=None
+    ) -> None:
         super().__init__(message)
         self.status, self.field, self.code, self.message = status, field, code, message
+        self.headers = headers or {}
+
+
+class NotModifiedError(Exception):
+    """The reader holds the answer already (If-None-Match): 304 (freshness.read_etag)."""
 
 
 def problem(field: str | None, code: str, message: str) -> dict:
@@ -74,6 +81,10 @@ def install(api) -> None:
 
     @api.exception_handler(ApiRefusalError)
     def api_refusal(request, exc):
-        return reply(exc.status, [problem(exc.field, exc.code, exc.message)])
+        return reply(exc.status, [problem(exc.field, exc.code, exc.message)], exc.headers)
+
+    @api.exception_handler(NotModifiedError)
+    def unchanged(request, exc):
+        return HttpResponse(status=304)  # its ETag and Vary: freshness.fresh
 
     api.add_exception_handler(ValidationError, _validation)

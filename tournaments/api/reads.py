@@ -19,16 +19,20 @@ from ..selectors.standings import Period, standings
 from ..selectors.visibility import deal_visibility
 from ..standings_fields import RATES
 from . import auth
+from .freshness import fresh, read_etag
 from .schemas import ClubOut, ErrorOut, SessionDetailOut, SessionOut, StandingsOut
 
 router = Router(tags=["clubs"], auth=auth.READ)
-NOT_FOUND = {404: ErrorOut, 401: ErrorOut}
+router.add_decorator(fresh, mode="view")
+# Every read may answer 304 (If-None-Match: freshness), 401 (a wrong token), 404 and 429.
+NOT_FOUND = {304: None, 401: ErrorOut, 404: ErrorOut, 429: ErrorOut}
 MAX_MIN_DEALS = 100_000
 
 
 @router.get("/clubs/{slug:club}", response={200: ClubOut, **NOT_FOUND}, summary="A club")
 def club_detail(request, club: str):
     found = club_for_request(request, club)
+    read_etag(request, club=found, visibility=deal_visibility(club=found, reader=request.reader))
     return {
         "slug": found.slug, "name": found.name, "is_public": found.is_public,
         "data_version": found.data_version, "games": list(Game.values),
@@ -38,9 +42,11 @@ def club_detail(request, club: str):
 def _standings(request, club: str, game: str, period: Period, min_deals: int) -> dict:
     found = club_for_request(request, club)
     game = Game(game).value
+    visibility = deal_visibility(club=found, reader=request.reader)
+    read_etag(request, club=found, visibility=visibility)
     result = standings(
         club=found, game=game, period=period, min_deals=max(0, min(MAX_MIN_DEALS, min_deals)),
-        visibility=deal_visibility(club=found, reader=request.reader),
+        visibility=visibility,
     )  # fmt: skip
     rows = []
     for row in result.rows:
@@ -91,6 +97,7 @@ def _session_out(session: GameSession, deal_count: int) -> dict:
 def session_list(request, club: str):
     found = club_for_request(request, club)
     visibility = deal_visibility(club=found, reader=request.reader)
+    read_etag(request, club=found, visibility=visibility)
     return _SessionPage(club_sessions(club=found, visibility=visibility))
 
 
@@ -118,6 +125,7 @@ def session_read(request, club: str, session_id: int):
     visibility = deal_visibility(club=found, reader=request.reader)
     if session_id in visibility.hidden_session_ids:  # as the session page: as if not there
         raise Http404
+    read_etag(request, club=found, visibility=visibility)
     session = get_object_or_404(
         GameSession.objects.select_related("ruleset", "club"), club=found, pk=session_id
     )

@@ -1,7 +1,7 @@
 """efuda's data model. Import models from here: ``from tournaments.models import Deal``."""
 
 from .accounts import ClaimStatus, Invitation, PlayerClaim, PlayerMerge
-from .api import ApiIdempotencyKey, ApiToken, TokenScope
+from .api import ApiIdempotencyKey, ApiTableToken, ApiToken, TokenScope
 from .clubs import Club, ClubRuleSet, Membership, Player, Role, normalise_name
 from .events import (  # noqa: E501
     Adjustment,
@@ -21,6 +21,7 @@ from .ratings import Rating, RatingHistory, RatingState
 
 __all__ = [
     "ApiIdempotencyKey",
+    "ApiTableToken",
     "ApiToken",
     "TokenScope",
     "ClaimStatus",
