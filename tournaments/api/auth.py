@@ -65,6 +65,10 @@ def table_token(request) -> ApiTableToken | None:
     return auth if isinstance(auth, ApiTableToken) else None
 
 
-READ = TokenAuth(anonymous=True)
+class OptionalTokenAuth(TokenAuth):
+    """A token, or none (the OpenAPI document says so: ``EfudaAPI``)."""
+
+
+READ = OptionalTokenAuth(anonymous=True)
 WRITE = TokenAuth(anonymous=False, table=False)
 TABLE = TokenAuth(anonymous=False)  # a table token, or a person's (the tournament's staff)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from core.errors import EfudaError
@@ -54,6 +55,11 @@ def _validation(request, exc: ValidationError):
     return reply(422, problems or [problem(None, "invalid", _("The request is not valid."))])
 
 
+@csrf_exempt  # no form posts here; the API's own views are exempt alike
+def unknown_address(request):
+    return reply(404, [problem(None, "not_found", _("Not found."))])
+
+
 def install(api) -> None:
     """The API's exception handlers."""
 
@@ -73,6 +79,9 @@ def install(api) -> None:
 
     @api.exception_handler(HttpError)
     def http_error(request, exc):
+        if exc.status_code == 400:  # django-ninja's "Cannot parse request body"
+            text = _("The request body is not valid JSON.")
+            return reply(400, [problem("body", "unparsable", text)])
         return reply(exc.status_code, [problem(None, "error", str(exc))])
 
     @api.exception_handler(EfudaError)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Router
-from ninja.pagination import PageNumberPagination, paginate
+from ninja.pagination import paginate
 
 from .. import ranking
 from ..models import Game, GameSession
@@ -20,12 +20,14 @@ from ..selectors.visibility import deal_visibility
 from ..standings_fields import RATES
 from . import auth
 from .freshness import fresh, read_etag
+from .pages import Page, Pages
 from .schemas import ClubOut, ErrorOut, SessionDetailOut, SessionOut, StandingsOut
 
 router = Router(tags=["clubs"], auth=auth.READ)
 router.add_decorator(fresh, mode="view")
-# Every read may answer 304 (If-None-Match: freshness), 401 (a wrong token), 404 and 429.
-NOT_FOUND = {304: None, 401: ErrorOut, 404: ErrorOut, 429: ErrorOut}
+# Every read may answer 304 (If-None-Match: freshness), 401 (a wrong token), 404, 422 (a
+# query that is not valid) and 429.
+NOT_FOUND = {304: None, 401: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut}
 MAX_MIN_DEALS = 100_000
 
 
@@ -93,28 +95,14 @@ def _session_out(session: GameSession, deal_count: int) -> dict:
 
 @router.get("/clubs/{slug:club}/sessions", response={200: list[SessionOut], **NOT_FOUND},
             summary="The club's sessions, newest first")  # fmt: skip
-@paginate(PageNumberPagination, page_size=20, max_page_size=100)
+@paginate(Pages, page_size=20, max_page_size=100)
 def session_list(request, club: str):
     found = club_for_request(request, club)
     visibility = deal_visibility(club=found, reader=request.reader)
     read_etag(request, club=found, visibility=visibility)
-    return _SessionPage(club_sessions(club=found, visibility=visibility))
-
-
-class _SessionPage:
-    """The sessions queryset, sliced by the paginator and written as ``SessionOut``."""
-
-    def __init__(self, queryset) -> None:
-        self.queryset = queryset
-
-    def __getitem__(self, item):
-        return [_session_out(s, s.deal_count) for s in self.queryset[item]]
-
-    def count(self) -> int:
-        return self.queryset.count()
-
-    def __len__(self) -> int:
-        return self.count()
+    return Page(
+        club_sessions(club=found, visibility=visibility), lambda s: _session_out(s, s.deal_count)
+    )
 
 
 @router.get("/clubs/{slug:club}/sessions/{session_id}",

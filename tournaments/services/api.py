@@ -34,7 +34,7 @@ from ..models import (
 from ..selectors import events as sel
 from .deals import deal_record
 from .errors import make_fail
-from .events.pins import pin_check
+from .events.pins import pin_check, pin_unknown_tournament
 
 TOKEN_PREFIX = "efuda_"
 TABLE_TOKEN_PREFIX = "efudatable_"  # a PIN holder's token for one table (never a person's)
@@ -88,19 +88,28 @@ def token_revoke(*, token: ApiToken) -> None:
 
 
 def table_token_issue(
-    *, table: TournamentTable, pin: str, address: str, seat: int | None = None
+    *, tournament_id: int, table_id: int, pin: str, address: str, seat: int | None = None
 ) -> tuple[ApiTableToken, str]:
-    """A token bound to ``table`` (and so to its round) for the player whose PIN this is: the
-    PIN is checked by ``pin_check``, under the PIN form's own lock-out (failures counted per
-    address and per player chosen; ``seat``, 1-based, chooses the player as the table's page
-    does, otherwise the PIN is tried alone). Refused unless the round is being played and the
-    PIN's player holds a seat at the table. The token is returned once, kept hashed."""
-    tournament: Tournament = table.round.tournament
+    """A token bound to the table ``table_id`` (and so to its round) for the player whose PIN
+    this is: the PIN is checked by ``pin_check``, under the PIN form's own lock-out (failures
+    counted per address and per player chosen; ``seat``, 1-based, chooses the player as the
+    table's page does, otherwise the PIN is tried alone). A tournament that does not exist
+    and a wrong PIN answer alike; a table that does not exist tries the PIN alone, as the
+    form does, and is refused. Refused unless the round is being played and the PIN's player
+    holds a seat at the table. The token is returned once, kept hashed."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise pin_unknown_tournament()
+    table = (
+        TournamentTable.objects.select_related("round")
+        .filter(pk=table_id, round__tournament=tournament)
+        .first()
+    )
     chosen = None
-    if seat is not None and 1 <= seat <= len(table.seats):
+    if table is not None and seat is not None and 1 <= seat <= len(table.seats):
         chosen = sel.seated_entry(tournament=tournament, player_id=table.seats[seat - 1])
     entry = pin_check(tournament=tournament, pin=pin, address=address, entry=chosen)
-    if entry.player_id not in table.seats:
+    if table is None or entry.player_id not in table.seats:
         raise fail("pin", "table_token_not_seated")
     if table.round.started_at is None or table.round.finished_at is not None:
         raise fail("pin", "table_token_round_over")
@@ -192,3 +201,11 @@ def _check_key(*, user, key: str, digest: str) -> None:
     stored = ApiIdempotencyKey.objects.filter(user=user, key=key).values("body_hash").first()
     if stored is not None and stored["body_hash"] != digest:
         raise fail("Idempotency-Key", "idempotency_key_reused")
+
+
+def table_client_id(*, holder: str, key: str) -> uuid.UUID:
+    """The client id of a deal posted to a tournament table with an Idempotency-Key: per
+    holder (``"entry:<id>"`` for a table token, ``"user:<id>"`` for staff), so a retry
+    returns the deal already recorded at the table."""
+    idempotency_client_id(user_id=0, key=key)  # the key's own checks
+    return uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"table\n{holder}\n{key}")
