@@ -26,9 +26,7 @@ def test_a_poller_gets_304_for_one_query_until_the_club_changes(public_club):
     first = Client().get(url)
     tag = first["ETag"]
     assert first.status_code == 200 and tag
-    assert {"Authorization", "Accept-Language"} <= {
-        v.strip() for v in first["Vary"].split(",")
-    }
+    assert {"Authorization", "Accept-Language"} <= {v.strip() for v in first["Vary"].split(",")}
     with CaptureQueriesContext(connection) as queries:
         again = Client().get(url, HTTP_IF_NONE_MATCH=tag)
     assert again.status_code == 304 and again["ETag"] == tag and again.content == b""

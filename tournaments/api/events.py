@@ -12,7 +12,7 @@ from __future__ import annotations
 from axes.helpers import get_client_ip_address
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from ninja import Router
+from ninja import Router, Status
 from ninja.pagination import paginate
 
 from ..models import Club, Role, Tournament
@@ -127,7 +127,7 @@ def table_token(request, tournament_id: int, table_id: int, payload: PinIn):
     token, raw = table_token_issue(tournament_id=tournament_id, table_id=table_id,
                                    pin=payload.pin, address=address, seat=payload.seat)  # fmt: skip
     table = token.table
-    return 201, {
+    return Status(201, {
         "token": raw, "tournament": tournament_id, "table": table.pk,
         "round": table.round.number, "player_id": token.entry.player_id,
-    }  # fmt: skip
+    })  # fmt: skip

@@ -29,7 +29,10 @@ DEFAULTS = {"address": "600/m", "token": "300/m"}
 
 
 def _rate(kind: str) -> str:
-    return getattr(settings, f"EFUDA_API_RATE_{kind.upper()}", DEFAULTS[kind]) or ""
+    """The setting's rates, each counted per key (the address, the token) given here."""
+    rates = getattr(settings, f"EFUDA_API_RATE_{kind.upper()}", DEFAULTS[kind]) or ""
+    parts = [part.strip() for part in rates.split(",") if part.strip()]
+    return ",".join(f"{part}/key" if part.count("/") == 1 else part for part in parts)
 
 
 def _retry_after(request, kind: str, key: str) -> int:
