@@ -28,8 +28,10 @@ from .schemas import DealEditIn, DealOut, ErrorOut
 from .writes import form_checked, writer_club
 
 READ_ANSWERS = {200: DealOut, 401: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut}
-EDIT_ANSWERS = {200: DealOut, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 412: ErrorOut,
-                422: ErrorOut, 428: ErrorOut, 429: ErrorOut}  # fmt: skip
+EDIT_ANSWERS = {
+    200: DealOut,
+    **{status: ErrorOut for status in (400, 401, 403, 404, 412, 422, 428, 429)},
+}
 
 router = Router(tags=["deals"], auth=auth.WRITE)
 # Needed: without it the answer is 428 (said by the API, not a validation error).

@@ -101,7 +101,7 @@ def tournament_read(request, tournament_id: int):
 
 @router.get("/tournaments/{tournament_id}/standings",
             response={200: TournamentStandingsOut, **NOT_FOUND},
-            summary="A tournament's standings (frozen rounds left out but for its staff)")  # fmt: skip
+            summary="A tournament's standings (the freeze honoured)")  # fmt: skip
 def tournament_standings(request, tournament_id: int):
     tournament, staff = _visible(request, tournament_id)
     standings = sel.visible_standings(tournament=tournament, staff=staff)
@@ -116,7 +116,7 @@ pins = Router(tags=["tournaments"], auth=None)
 
 
 @pins.post("/tournaments/{tournament_id}/tables/{table_id}/token",
-           response={201: TableTokenOut, 400: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut},
+           response={201: TableTokenOut, **{s: ErrorOut for s in (400, 404, 422, 429)}},
            summary="A player's PIN exchanged for a token of their table")  # fmt: skip
 def table_token(request, tournament_id: int, table_id: int, payload: PinIn):
     """The PIN form's own checks and lock-out (too many wrong PINs from one address answer

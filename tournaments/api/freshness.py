@@ -77,8 +77,8 @@ def if_match_version(request, deal) -> int:
     another version than the deal's own (the service checks it again, under the deal's lock)."""
     sent = request.headers.get("If-Match")
     if not sent:
-        raise ApiRefusalError(428, field="If-Match", code="if_match_missing", message=_(
-            "Send the deal's ETag as If-Match: an edit must say which version it changes."))  # fmt: skip
+        text = _("Send the deal's ETag as If-Match: an edit must say which version it changes.")
+        raise ApiRefusalError(428, field="If-Match", code="if_match_missing", message=text)
     tags = parse_etags(sent)
     if deal_etag(deal) not in tags:
         raise stale()
@@ -86,5 +86,5 @@ def if_match_version(request, deal) -> int:
 
 
 def stale() -> ApiRefusalError:
-    return ApiRefusalError(412, field="If-Match", code="deal_stale", message=_(
-        "This deal was changed since: read it again (its ETag) and send your change anew."))  # fmt: skip
+    text = _("This deal was changed since: read it again (its ETag) and send your change anew.")
+    return ApiRefusalError(412, field="If-Match", code="deal_stale", message=text)

@@ -33,8 +33,10 @@ ANSWERS = {
     404: ErrorOut,
     422: ErrorOut,
 }
-KEY = Header(None, alias="Idempotency-Key", min_length=1, max_length=255, pattern=r"^[!-~]+$",
-             description="1 to 255 visible ASCII characters: the same key again, the same deal")  # fmt: skip
+KEY = Header(
+    None, alias="Idempotency-Key", min_length=1, max_length=255, pattern=r"^[!-~]+$",
+    description="1 to 255 visible ASCII characters: the same key again, the same deal",
+)  # fmt: skip
 
 
 def _form_data(payload: dict) -> QueryDict:
