@@ -7,7 +7,7 @@ import datetime
 from typing import Literal
 
 from ninja import Field, Schema
-from pydantic import create_model
+from pydantic import create_model, model_validator
 
 from ..standings_fields import COUNTER_NAMES, RATES
 
@@ -191,6 +191,15 @@ class RuleSetOut(Schema):
 class DealEditIn(Schema):
     """A correction: a Napoleon deal's fields or a Daifugō round's, as when it was posted.
     ``PUT`` sends all of them (what is left out is empty); ``PATCH`` only what changes."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _an_object(cls, value):
+        # django-ninja's schemas read attributes too: every field here being optional, a bare
+        # string would otherwise pass as an empty correction (schemathesis sent one).
+        if not isinstance(getattr(value, "_obj", value), dict):
+            raise ValueError("a JSON object is expected")
+        return value
 
     seats: list[int] | None = None
     redeal: bool | None = None
