@@ -15,7 +15,7 @@ import pytest
 import schemathesis
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, Phase, settings
 from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import missing_required_header
@@ -50,10 +50,23 @@ def connection_kept():
         signal.connect(close_old_connections)
 
 
+@pytest.fixture(scope="module")
+def world_once(django_db_setup, django_db_blocker):
+    """Built once for the module inside a transaction rolled back at its end; each operation's
+    test runs in a savepoint inside it (as TestCase.setUpTestData)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield _build_world()
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def world(public_club, connection_kept):
+def world(world_once, db, connection_kept):
+    return world_once
+
+
+def _build_world():
     """Real names and ids to call, and the headers of each kind of caller."""
-    club = public_club
+    club = factories.ClubFactory(is_public=True)
     history = club_with_history(club)
     owner = factories.UserFactory(username="schema-owner")
     factories.MembershipFactory(club=club, user=owner, role="owner")
@@ -84,7 +97,7 @@ def world(public_club, connection_kept):
 
 @schema.parametrize()
 @settings(
-    max_examples=12, deadline=None, derandomize=True, database=None,
+    max_examples=10, deadline=None, derandomize=True, database=None,
     phases=[Phase.explicit, Phase.generate],
     suppress_health_check=list(HealthCheck),
 )  # fmt: skip
