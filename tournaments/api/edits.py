@@ -62,10 +62,11 @@ def deal_read(request, response: HttpResponse, club: str, deal_id: int):
     return _answer(response, deal)
 
 
-def _edit(request, response: HttpResponse, club: str, deal_id: int, body: dict):
-    found = writer_club(request, club)
-    deal = _deal(found, deal_id)
+def _edit(request, response: HttpResponse, club: str, deal_id: int, body: dict, *, patch: bool):
+    deal = _deal(writer_club(request, club), deal_id)
     version = if_match_version(request, deal)
+    if patch:  # what the body leaves out stays as recorded
+        body = _form_class(deal).initial_from_data(deal.data) | body
     data = form_checked(deal.session, body)
     try:
         saved = deal_update(deal=deal, data=data, user=request.user, version=version)
@@ -80,18 +81,16 @@ def _edit(request, response: HttpResponse, club: str, deal_id: int, body: dict):
             summary="Correct a deal: the whole entry form again (If-Match)")  # fmt: skip
 def deal_put(request, response: HttpResponse, club: str, deal_id: int,
              payload: DealEditIn, if_match: str | None = IF_MATCH):  # fmt: skip
-    return _edit(request, response, club, deal_id, payload.dict(exclude_unset=True))
+    body = payload.dict(exclude_unset=True)
+    return _edit(request, response, club, deal_id, body, patch=False)
 
 
 @router.patch("/clubs/{slug:club}/deals/{deal_id}", response=EDIT_ANSWERS,
               summary="Correct some fields of a deal, the rest as recorded (If-Match)")  # fmt: skip
 def deal_patch(request, response: HttpResponse, club: str, deal_id: int,
                payload: DealEditIn, if_match: str | None = IF_MATCH):  # fmt: skip
-    found = writer_club(request, club)
-    deal = _deal(found, deal_id)
-    form_class = _form_class(deal)
-    body = form_class.initial_from_data(deal.data) | payload.dict(exclude_unset=True)
-    return _edit(request, response, club, deal_id, body)
+    body = payload.dict(exclude_unset=True)
+    return _edit(request, response, club, deal_id, body, patch=True)
 
 
 def _form_class(deal: Deal):
