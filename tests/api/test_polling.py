@@ -66,6 +66,16 @@ def test_readers_who_see_different_deals_get_different_etags(club, users, wiki):
     assert stolen.status_code == 200 and stolen.json() == seen_by_member.json()
     own = Client().get(url, HTTP_IF_NONE_MATCH=seen_by_member["ETag"], **member)
     assert own.status_code == 304
+    # two members: one of them the tournament's extra staff, who sees the frozen round
+    staff_user = factories.UserFactory(username="extra-staff")
+    factories.MembershipFactory(club=club, user=staff_user, role="member")
+    svc.tournament_staff_add(tournament=t, who="extra-staff")
+    plain = Client().get(url, **member)
+    staff = Client().get(url, **bearer(staff_user))
+    assert staff.json()["count"] == seen_by_keeper.json()["count"] > plain.json()["count"]
+    assert staff["ETag"] != plain["ETag"]
+    crossed = Client().get(url, HTTP_IF_NONE_MATCH=staff["ETag"], **member)
+    assert crossed.status_code == 200
     # the frozen round's standings too: the member sees round 1 only
     standings = f"/api/v1/tournaments/{t.pk}/standings"
     frozen = Client().get(standings, **member).json()
