@@ -129,3 +129,36 @@ def test_check_deploy_warns_when_every_sender_is_trusted(trusted, ids):
         assert [m.id for m in trusted_proxies_named()] == ids
         found = [m.id for m in run_checks(include_deployment_checks=True) if "023" in m.id]
         assert found == ids
+
+
+@override_settings(TRUSTED_PROXIES=NGINX)
+def test_a_rotating_address_written_before_the_proxys_own_does_not_escape_either_limit(running):
+    """Through nginx, as production runs: the client writes any addresses into the headers it
+    sends and nginx appends the one it saw. Rotating what the client wrote moves neither the
+    login lock-out nor the PIN throttle."""
+    factories.UserFactory(username="race13")
+    client = Client()
+    for n in range(5):
+        client.post(
+            reverse("login"), {"login": "race13", "password": "wrong"}, REMOTE_ADDR="127.0.0.1",
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, 198.51.100.4", HTTP_X_REAL_IP=f"192.0.2.{n}",
+        )  # fmt: skip
+    response = client.post(
+        reverse("login"), {"login": "race13", "password": "pass-word-123"},
+        REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="192.0.2.99, 198.51.100.4",
+    )  # fmt: skip
+    assert response.status_code in (403, 429) and "_auth_user_id" not in client.session
+    t, table = running
+    pin = ev.pin_issue(entry=t.entries.get(player_id=table.seats[0]))
+    wrong = "000000" if pin != "000000" else "111111"
+    url = reverse("tournament_pin", args=[t.pk])
+    for n in range(25):
+        client.post(
+            url, {"pin": wrong}, REMOTE_ADDR="127.0.0.1",
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, 198.51.100.4",
+        )  # fmt: skip
+    response = client.post(
+        url, {"pin": pin}, REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="192.0.2.99, 198.51.100.4"
+    )
+    assert response.status_code == 400
+    assert set(PinAttempt.objects.values_list("address", flat=True)) == {"198.51.100.4"}

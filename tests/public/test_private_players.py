@@ -199,6 +199,31 @@ def test_a_private_entrant_who_plays_in_the_club_is_seen(client):
     assert response.status_code == 200 and player.name in response.content.decode()
 
 
+def test_a_name_taken_out_of_a_private_tournament_stays_unseen(client):
+    """A name entered by mistake and taken out again (the staff's *Remove*) stays a club
+    player with no entry and no score line: still known only from the private tournament."""
+    world = build(started=False)
+    club, t, player = world["club"], world["t"], world["secret"][0]
+    staff = client_for(world, "scorekeeper")
+    entry = t.entries.get(player=player)
+    assert staff.post(reverse("tournament_entry_remove", args=[t.pk, entry.pk])).status_code == 302
+    assert not t.entries.filter(player=player).exists()
+    assert Player.objects.filter(pk=player.pk).exists()
+    url = reverse("player_detail", args=[club.slug, player.pk])
+    for reader, sees in SEES.items():
+        response = client_for(world, reader).get(url)
+        assert response.status_code == (200 if sees else 404), reader
+        assert (player.name in response.content.decode()) == sees, reader
+    # once they play an ordinary session, everyone sees them
+    wiki = club.rulesets.get(code="napoleon-wiki")
+    evening = factories.session(
+        club=club, ruleset=wiki, date=timezone.localdate() - datetime.timedelta(days=1)
+    )
+    seats = [player.pk, *(p.pk for p in Player.objects.filter(club=club, name__in=REGULARS))]
+    deal_record(session=evening, data=napoleon_data(seats[:5], n=1))
+    assert client.get(url).status_code == 200
+
+
 def test_a_public_tournaments_entrants_are_seen(client):
     club = factories.ClubFactory(is_public=True)
     wiki = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
@@ -228,3 +253,28 @@ def test_the_check_costs_nothing_where_nothing_is_hidden(django_assert_num_queri
         assert member.player_visible(secret.pk)
     assert set(visitor.hidden_players()) == set(secret for secret in world["secret"])
     assert not member.hidden_players().exists()
+
+
+def _routes(resolver=None, prefix=""):
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    for entry in (resolver or get_resolver()).url_patterns:
+        if isinstance(entry, URLResolver):
+            yield from _routes(entry, prefix + str(entry.pattern))
+        elif isinstance(entry, URLPattern):
+            yield entry.name, prefix + str(entry.pattern)
+
+
+# Every address that names one player to readers who are not the club's owners: each checks
+# Visibility.player_visible and is tested above. A new one (a player's file, an API player,
+# a sitemap) joins this set only with that check and a test.
+PLAYER_ADDRESSES = {"player_detail"}
+
+
+def test_every_address_naming_a_player_is_one_the_rule_covers():
+    found = {
+        name for name, route in _routes()
+        if "players/" in route and "/manage/" not in route
+    }  # fmt: skip
+    assert found == PLAYER_ADDRESSES, found
+    assert not [route for _name, route in _routes() if "sitemap" in route.lower()]

@@ -86,9 +86,10 @@ class Visibility:
 
     def hidden_players(self) -> QuerySet[Player]:
         """The club's players this reader may not see: known only from private tournaments
-        (an entry in one or a score line at one's table, and neither an entry in a public
-        tournament nor a score line anywhere else); none when ``private_players`` is not set.
-        A player the club knows from nothing at all (no entry, no score line) is not hidden."""
+        (an entry in one, now or taken out again, or a score line at one's table, and neither
+        an entry in a public tournament nor a score line anywhere else); none when
+        ``private_players`` is not set. A player the club knows from nothing at all (never
+        entered, no score line) is not hidden."""
         if not self.private_players:
             return Player.objects.none()
         private = TournamentTable.objects.filter(
@@ -98,10 +99,13 @@ class Visibility:
         ).values("session_id")
         lines = ScoreLine.objects.filter(player_id=OuterRef("pk"))
         entries = TournamentEntry.objects.filter(player_id=OuterRef("pk"))
+        # An entry taken out (entry_remove) leaves the player and its history row only.
+        entered = TournamentEntry.history.model.objects.filter(player_id=OuterRef("pk"))
         return (
             Player.objects.filter(club_id=self.club_id)
             .filter(
                 Exists(entries.filter(tournament__is_public=False))
+                | Exists(entered.filter(tournament__is_public=False))
                 | Exists(lines.filter(session_id__in=private))
             )
             .exclude(Exists(entries.filter(tournament__is_public=True)))
