@@ -106,3 +106,29 @@ def test_an_anonymised_player_is_anonymous_in_every_answer(world):  # noqa: F811
     assert not any(name in str(after) for name in OLD)
     assert "匿名 1" in {r["name"] for r in after["all"]["rows"]}
     assert {r["player_id"]: r["points"] for r in after["all"]["rows"]} == points
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["entered", "played"])
+def test_players_and_tournaments_answer_as_the_pages_for_a_private_tournament(started):
+    """The players list, a player, the club's tournaments, the tournament and its standings:
+    a private tournament's players and the tournament itself are in no answer to a caller who
+    may not see it, and the player's own address answers 404 to them, as the player page."""
+    built = private.build(started=started)
+    slug, t = built["club"].slug, built["t"]
+    base = f"/api/v1/clubs/{slug}"
+    for reader, sees in private.SEES.items():
+        headers = caller(built, reader)
+        listed = Client().get(f"{base}/players", {"page_size": 200}, **headers).json()
+        names = {p["name"] for p in listed["items"]}
+        assert names & set(private.SECRET) == (set(private.SECRET) if sees else set()), reader
+        assert "太郎" in names, reader
+        for secret in built["secret"]:
+            read = Client().get(f"{base}/players/{secret.pk}", **headers)
+            assert read.status_code == (200 if sees else 404), (reader, secret.name)
+        tournaments = Client().get(f"{base}/tournaments", **headers).json()
+        assert ([x["id"] for x in tournaments["items"]] == [t.pk]) == sees, reader
+        for path in (f"/api/v1/tournaments/{t.pk}", f"/api/v1/tournaments/{t.pk}/standings"):
+            read = Client().get(path, **headers)
+            assert read.status_code == (200 if sees else 404), (reader, path)
+            if not sees:
+                assert not private._names_in(read.content.decode()), (reader, path)

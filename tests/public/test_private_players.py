@@ -268,7 +268,7 @@ def _routes(resolver=None, prefix=""):
 # Every address that names one player to readers who are not the club's owners: each checks
 # Visibility.player_visible and is tested above. A new one (a player's file, an API player,
 # a sitemap) joins this set only with that check and a test.
-PLAYER_ADDRESSES = {"player_detail"}
+PLAYER_ADDRESSES = {"player_detail", "player_read"}  # the page, and the API's (tests/api)
 
 
 def test_every_address_naming_a_player_is_one_the_rule_covers():

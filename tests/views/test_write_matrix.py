@@ -119,6 +119,10 @@ OTHER_WRITES = {
     # (so no login redirect and no CSRF); tested in tests/api.
     "api-v1:napoleon_deal_post": "a read-and-write token of a scorekeeper (tests/api)",
     "api-v1:daifugo_round_post": "a read-and-write token of a scorekeeper (tests/api)",
+    "api-v1:table_deal_post": "the table's PIN token, or the staff's read-and-write token",
+    "api-v1:table_round_post": "the table's PIN token, or the staff's read-and-write token",
+    "api-v1:table_token": "a seated player's PIN, under the PIN form's lock-out (tests/api)",
+    "api-v1:deal_read": "PUT, PATCH, DELETE: a scorekeeper's read-and-write token, If-Match",
     "api_token_revoke": "the person's own token only (another's is 404; tests/api)",
     "api-v1:api-root": "the API's root: nothing there (404)",
     "api-v1:openapi-json": "the OpenAPI document: reads nothing of the database",

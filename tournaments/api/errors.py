@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from core.errors import EfudaError
@@ -17,9 +18,16 @@ from ..i18n import error_text
 class ApiRefusalError(Exception):
     """A refusal the API itself makes (not a service's ``EfudaError``)."""
 
-    def __init__(self, status: int, *, field: str | None, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, *, field: str | None, code: str, message: str, headers=None
+    ) -> None:
         super().__init__(message)
         self.status, self.field, self.code, self.message = status, field, code, message
+        self.headers = headers or {}
+
+
+class NotModifiedError(Exception):
+    """The reader holds the answer already (If-None-Match): 304 (freshness.read_etag)."""
 
 
 def problem(field: str | None, code: str, message: str) -> dict:
@@ -47,6 +55,11 @@ def _validation(request, exc: ValidationError):
     return reply(422, problems or [problem(None, "invalid", _("The request is not valid."))])
 
 
+@csrf_exempt  # no form posts here; the API's own views are exempt alike
+def unknown_address(request):
+    return reply(404, [problem(None, "not_found", _("Not found."))])
+
+
 def install(api) -> None:
     """The API's exception handlers."""
 
@@ -66,6 +79,9 @@ def install(api) -> None:
 
     @api.exception_handler(HttpError)
     def http_error(request, exc):
+        if exc.status_code == 400:  # django-ninja's "Cannot parse request body"
+            text = _("The request body is not valid JSON.")
+            return reply(400, [problem("body", "unparsable", text)])
         return reply(exc.status_code, [problem(None, "error", str(exc))])
 
     @api.exception_handler(EfudaError)
@@ -74,6 +90,10 @@ def install(api) -> None:
 
     @api.exception_handler(ApiRefusalError)
     def api_refusal(request, exc):
-        return reply(exc.status, [problem(exc.field, exc.code, exc.message)])
+        return reply(exc.status, [problem(exc.field, exc.code, exc.message)], exc.headers)
+
+    @api.exception_handler(NotModifiedError)
+    def unchanged(request, exc):
+        return HttpResponse(status=304)  # its ETag and Vary: freshness.fresh
 
     api.add_exception_handler(ValidationError, _validation)

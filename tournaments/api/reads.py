@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Router
-from ninja.pagination import PageNumberPagination, paginate
+from ninja.pagination import paginate
 
 from .. import ranking
 from ..models import Game, GameSession
@@ -19,16 +19,22 @@ from ..selectors.standings import Period, standings
 from ..selectors.visibility import deal_visibility
 from ..standings_fields import RATES
 from . import auth
+from .freshness import fresh, read_etag
+from .pages import Page, Pages
 from .schemas import ClubOut, ErrorOut, SessionDetailOut, SessionOut, StandingsOut
 
 router = Router(tags=["clubs"], auth=auth.READ)
-NOT_FOUND = {404: ErrorOut, 401: ErrorOut}
+router.add_decorator(fresh, mode="view")
+# Every read may answer 304 (If-None-Match: freshness), 401 (a wrong token), 404, 422 (a
+# query that is not valid) and 429.
+NOT_FOUND = {304: None, 401: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut}
 MAX_MIN_DEALS = 100_000
 
 
 @router.get("/clubs/{slug:club}", response={200: ClubOut, **NOT_FOUND}, summary="A club")
 def club_detail(request, club: str):
     found = club_for_request(request, club)
+    read_etag(request, club=found, visibility=deal_visibility(club=found, reader=request.reader))
     return {
         "slug": found.slug, "name": found.name, "is_public": found.is_public,
         "data_version": found.data_version, "games": list(Game.values),
@@ -38,9 +44,11 @@ def club_detail(request, club: str):
 def _standings(request, club: str, game: str, period: Period, min_deals: int) -> dict:
     found = club_for_request(request, club)
     game = Game(game).value
+    visibility = deal_visibility(club=found, reader=request.reader)
+    read_etag(request, club=found, visibility=visibility)
     result = standings(
         club=found, game=game, period=period, min_deals=max(0, min(MAX_MIN_DEALS, min_deals)),
-        visibility=deal_visibility(club=found, reader=request.reader),
+        visibility=visibility,
     )  # fmt: skip
     rows = []
     for row in result.rows:
@@ -87,27 +95,14 @@ def _session_out(session: GameSession, deal_count: int) -> dict:
 
 @router.get("/clubs/{slug:club}/sessions", response={200: list[SessionOut], **NOT_FOUND},
             summary="The club's sessions, newest first")  # fmt: skip
-@paginate(PageNumberPagination, page_size=20, max_page_size=100)
+@paginate(Pages, page_size=20, max_page_size=100)
 def session_list(request, club: str):
     found = club_for_request(request, club)
     visibility = deal_visibility(club=found, reader=request.reader)
-    return _SessionPage(club_sessions(club=found, visibility=visibility))
-
-
-class _SessionPage:
-    """The sessions queryset, sliced by the paginator and written as ``SessionOut``."""
-
-    def __init__(self, queryset) -> None:
-        self.queryset = queryset
-
-    def __getitem__(self, item):
-        return [_session_out(s, s.deal_count) for s in self.queryset[item]]
-
-    def count(self) -> int:
-        return self.queryset.count()
-
-    def __len__(self) -> int:
-        return self.count()
+    read_etag(request, club=found, visibility=visibility)
+    return Page(
+        club_sessions(club=found, visibility=visibility), lambda s: _session_out(s, s.deal_count)
+    )
 
 
 @router.get("/clubs/{slug:club}/sessions/{session_id}",
@@ -118,6 +113,7 @@ def session_read(request, club: str, session_id: int):
     visibility = deal_visibility(club=found, reader=request.reader)
     if session_id in visibility.hidden_session_ids:  # as the session page: as if not there
         raise Http404
+    read_etag(request, club=found, visibility=visibility)
     session = get_object_or_404(
         GameSession.objects.select_related("ruleset", "club"), club=found, pk=session_id
     )

@@ -7,7 +7,7 @@ import datetime
 from typing import Literal
 
 from ninja import Field, Schema
-from pydantic import create_model
+from pydantic import create_model, model_validator
 
 from ..standings_fields import COUNTER_NAMES, RATES
 
@@ -125,3 +125,93 @@ class DaifugoRoundIn(Schema):
     players: list[int] = Field(default_factory=list)
     order: list[int]
     forbidden: list[int] = Field(default_factory=list)
+
+
+class PlayerOut(Schema):
+    id: int
+    name: str
+    active: bool
+
+
+class MonthOut(Schema):
+    month: str = Field(description='"YYYY-MM"')
+    points: int
+    deals: int
+    cumulative: int = Field(description="all-time points at the end of the month")
+
+
+class BidRecordOut(Schema):
+    label: str = Field(description="the bid, or the trump's suit")
+    deals: int
+    wins: int
+    solo_deals: int
+    solo_wins: int
+    points: int
+    win_rate: float | None
+
+
+class PlayerGameOut(Schema):
+    game: str
+    totals: dict[str, int] = Field(description="every all-time counter of standings_fields")
+    months: list[MonthOut] = Field(description="the latest months played, oldest first")
+
+
+class PlayerDetailOut(PlayerOut):
+    games: list[PlayerGameOut]
+    earlier: bool = Field(description="earlier months are left out of ``months``")
+    by_bid: list[BidRecordOut] = Field(description="Napoleon: the player's record by bid")
+    by_trump: list[BidRecordOut] = Field(description="Napoleon: the player's record by trump")
+
+
+class PointRowOut(Schema):
+    bid: int | None = Field(description="null: the row applies to every bid")
+    napoleon: int
+    adjutant: int
+    ally: int
+    solo_napoleon: int
+    solo_ally: int
+
+
+class PointTableOut(Schema):
+    players: int
+    rows: list[PointRowOut]
+
+
+class RuleSetOut(Schema):
+    code: str
+    label: str
+    game: str
+    preset: str
+    preset_label: str
+    options: dict = Field(description="the club's changes to the preset")
+    point_tables: list[PointTableOut] = Field(description="Napoleon: points of a win per "
+                                              "player count (a loss flips every sign)")  # fmt: skip
+
+
+class DealEditIn(Schema):
+    """A correction: a Napoleon deal's fields or a Daifugō round's, as when it was posted.
+    ``PUT`` sends all of them (what is left out is empty); ``PATCH`` only what changes."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _an_object(cls, value):
+        # django-ninja's schemas read attributes too: every field here being optional, a bare
+        # string would otherwise pass as an empty correction (schemathesis sent one).
+        if not isinstance(getattr(value, "_obj", value), dict):
+            raise ValueError("a JSON object is expected")
+        return value
+
+    seats: list[int] | None = None
+    redeal: bool | None = None
+    napoleon: int | None = None
+    bid: int | None = None
+    trump: Literal["S", "H", "D", "C"] | None = None
+    called_suit: Literal["S", "H", "D", "C", "JK"] | None = None
+    called_rank: str | None = Field(None, max_length=2)
+    adjutant: int | Literal["solo"] | None = None
+    honours: int | None = Field(None, ge=0, le=20)
+    discarded: int | None = Field(None, ge=0, le=20)
+    last_trick: Literal["napoleon", "allies"] | None = None
+    players: list[int] | None = None
+    order: list[int] | None = None
+    forbidden: list[int] | None = None

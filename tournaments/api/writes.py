@@ -24,8 +24,19 @@ from .reads import deal_out
 from .schemas import DaifugoRoundIn, DealOut, ErrorOut, NapoleonDealIn
 
 router = Router(tags=["deals"], auth=auth.WRITE)
-ANSWERS = {200: DealOut, 201: DealOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
-KEY = Header(None, alias="Idempotency-Key", description="the same key again: the same deal")
+ANSWERS = {
+    200: DealOut,
+    201: DealOut,
+    400: ErrorOut,
+    401: ErrorOut,
+    403: ErrorOut,
+    404: ErrorOut,
+    422: ErrorOut,
+}
+KEY = Header(
+    None, alias="Idempotency-Key", min_length=1, max_length=255, pattern=r"^[!-~]+$",
+    description="1 to 255 visible ASCII characters: the same key again, the same deal",
+)  # fmt: skip
 
 
 def _form_data(payload: dict) -> QueryDict:
@@ -45,24 +56,37 @@ def _form_data(payload: dict) -> QueryDict:
 
 
 def _post(request, club: str, session_id: int, game: str, payload, key: str | None):
-    token = request.auth
-    found = club_for_request(request, club, role=Role.SCOREKEEPER)
-    if not token.can_write:
-        raise ApiRefusalError(403, field="Authorization", code="token_read_only",
-                         message=_read_only())  # fmt: skip
+    found = writer_club(request, club)
     session = get_object_or_404(
         GameSession.objects.select_related("club", "ruleset"), club=found, pk=session_id,
         game=game,
     )  # fmt: skip
-    form_class = NapoleonDealForm if game == Game.NAPOLEON else DaifugoRoundForm
-    form = form_class(_form_data(payload.dict()), session=session)
+    data = form_checked(session, payload.dict())
+    deal = deal_post(session=session, data=data, user=request.user, key=key)
+    row = next(d for d in session_detail(session).deals if d.id == deal.pk)
+    return Status(200 if deal.already_recorded else 201, deal_out(row))
+
+
+def writer_club(request, club: str):
+    """The club, for a scorekeeper's (or owner's) read-and-write token: 404 for whoever may
+    not see it, 403 for a reader without the role or a token that may only read."""
+    found = club_for_request(request, club, role=Role.SCOREKEEPER)
+    if not request.auth.can_write:
+        raise ApiRefusalError(403, field="Authorization", code="token_read_only",
+                              message=_read_only())  # fmt: skip
+    return found
+
+
+def form_checked(session, body: dict, *, roster=None) -> dict:
+    """The body as the entry form reads it (``roster``: a tournament table's players only):
+    the deal's data, or 422 naming the form's first refusal."""
+    form_class = NapoleonDealForm if session.game == Game.NAPOLEON else DaifugoRoundForm
+    form = form_class(_form_data(body), session=session, roster=roster)
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
         raise ApiRefusalError(422, field=None if field == "__all__" else field, code="invalid",
-                         message=str(errors[0]))  # fmt: skip
-    deal = deal_post(session=session, data=form.to_data(), user=request.user, key=key)
-    row = next(d for d in session_detail(session).deals if d.id == deal.pk)
-    return Status(200 if deal.already_recorded else 201, deal_out(row))
+                              message=str(errors[0]))  # fmt: skip
+    return form.to_data()
 
 
 def _read_only() -> str:

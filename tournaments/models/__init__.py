@@ -1,7 +1,7 @@
 """efuda's data model. Import models from here: ``from tournaments.models import Deal``."""
 
 from .accounts import ClaimStatus, Invitation, PlayerClaim, PlayerMerge
-from .api import ApiIdempotencyKey, ApiToken, TokenScope
+from .api import ApiIdempotencyKey, ApiTableToken, ApiToken, TokenScope
 from .clubs import Club, ClubRuleSet, Membership, Player, Role, normalise_name
 from .events import (  # noqa: E501
     Adjustment,
@@ -22,6 +22,7 @@ from .workers import WorkerBeat
 
 __all__ = [
     "ApiIdempotencyKey",
+    "ApiTableToken",
     "ApiToken",
     "TokenScope",
     "ClaimStatus",

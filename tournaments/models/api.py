@@ -60,3 +60,24 @@ class ApiIdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class ApiTableToken(models.Model):
+    """A PIN holder's token for one tournament table in one round (docs/api.md): made when a
+    player at the table gives their PIN (under the PIN form's own lock-out), kept as its
+    SHA-256. It lets its holder record deals at that table only, like the PIN on the table's
+    page, and dies as that PIN does (``pin_hash``: the PIN's hash when it was given; a new PIN
+    or a revoked one no longer matches) and when the table's round finishes."""
+
+    entry = models.ForeignKey(
+        "tournaments.TournamentEntry", on_delete=models.CASCADE, related_name="+"
+    )
+    table = models.ForeignKey(
+        "tournaments.TournamentTable", on_delete=models.CASCADE, related_name="+"
+    )
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    pin_hash = models.CharField(max_length=64, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"table {self.table_id}, entry {self.entry_id}"

@@ -214,3 +214,12 @@ def _bids_add(stats: PlayerStats, player: Player, visibility: Visibility) -> Non
                 setattr(row, name, getattr(row, name) + agg[name])
     stats.by_bid = [bids[k] for k in sorted(bids)]
     stats.by_trump = [trumps[k] for k in "SHDC" if k in trumps]
+
+
+def club_players(*, club, visibility: Visibility):
+    """The club's players this reader may see (a player known only from a private tournament
+    hidden from them is left out, as their page is), by name."""
+    players = Player.objects.filter(club=club)
+    if visibility.private_players:
+        players = players.exclude(pk__in=visibility.hidden_players().values("pk"))
+    return players.order_by("name", "pk")

@@ -21,11 +21,23 @@ from django.utils import timezone
 
 from core.i18n import N_
 
-from ..models import ApiIdempotencyKey, ApiToken, Deal, GameSession, TokenScope
+from ..models import (
+    ApiIdempotencyKey,
+    ApiTableToken,
+    ApiToken,
+    Deal,
+    GameSession,
+    TokenScope,
+    Tournament,
+    TournamentTable,
+)
+from ..selectors import events as sel
 from .deals import deal_record
 from .errors import make_fail
+from .events.pins import pin_check, pin_unknown_tournament
 
 TOKEN_PREFIX = "efuda_"
+TABLE_TOKEN_PREFIX = "efudatable_"  # a PIN holder's token for one table (never a person's)
 # The time between two writes of a token's "last used": a poller does not write per request.
 LAST_USED_EVERY = datetime.timedelta(minutes=1)
 # uuid5 namespace of the client ids of deals posted with an Idempotency-Key
@@ -37,6 +49,10 @@ fail = make_fail(
         "token_name_empty": N_("Give the token a name, e.g. the script that uses it."),
         "idempotency_key_invalid": N_(
             "The Idempotency-Key must be 1 to 255 visible ASCII characters."
+        ),
+        "table_token_not_seated": N_("This PIN is not of a player at this table."),
+        "table_token_round_over": N_(
+            "This table's round is not being played: a table token is given only while it is."
         ),
         "idempotency_key_reused": N_(
             "This Idempotency-Key was already used with another request body. Use a new key "
@@ -69,6 +85,61 @@ def token_revoke(*, token: ApiToken) -> None:
         ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
             revoked_at=timezone.now()
         )
+
+
+def table_token_issue(
+    *, tournament_id: int, table_id: int, pin: str, address: str, seat: int | None = None
+) -> tuple[ApiTableToken, str]:
+    """A token bound to the table ``table_id`` (and so to its round) for the player whose PIN
+    this is: the PIN is checked by ``pin_check``, under the PIN form's own lock-out (failures
+    counted per address and per player chosen; ``seat``, 1-based, chooses the player as the
+    table's page does, otherwise the PIN is tried alone). A tournament that does not exist
+    and a wrong PIN answer alike; a table that does not exist tries the PIN alone, as the
+    form does, and is refused. Refused unless the round is being played and the PIN's player
+    holds a seat at the table. The token is returned once, kept hashed."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise pin_unknown_tournament()
+    table = (
+        TournamentTable.objects.select_related("round")
+        .filter(pk=table_id, round__tournament=tournament)
+        .first()
+    )
+    chosen = None
+    if table is not None and seat is not None and 1 <= seat <= len(table.seats):
+        chosen = sel.seated_entry(tournament=tournament, player_id=table.seats[seat - 1])
+    entry = pin_check(tournament=tournament, pin=pin, address=address, entry=chosen)
+    if table is None or entry.player_id not in table.seats:
+        raise fail("pin", "table_token_not_seated")
+    if table.round.started_at is None or table.round.finished_at is not None:
+        raise fail("pin", "table_token_round_over")
+    raw = TABLE_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiTableToken.objects.create(
+        entry=entry, table=table, key_hash=token_hash(raw), pin_hash=entry.pin_hash
+    )
+    return token, raw
+
+
+def table_token_use(*, raw: str) -> ApiTableToken | None:
+    """The live table token ``raw`` with its entry, table, round and tournament; None when it
+    is unknown, its PIN was replaced or revoked (``selectors.events.pin_holder``, as for a
+    browser holding the PIN) or its round is over."""
+    if not raw.startswith(TABLE_TOKEN_PREFIX) or len(raw) > 100:
+        return None
+    token = (
+        ApiTableToken.objects.select_related(
+            "table__round__tournament__club", "table__session", "entry"
+        )
+        .filter(key_hash=token_hash(raw))
+        .first()
+    )
+    if token is None or token.table.round.finished_at is not None:
+        return None
+    tournament = token.table.round.tournament
+    held = {"entry": token.entry_id, "hash": token.pin_hash}
+    if sel.pin_holder(tournament=tournament, held=held) is None:
+        return None
+    return token
 
 
 def token_use(*, raw: str) -> ApiToken | None:
@@ -130,3 +201,11 @@ def _check_key(*, user, key: str, digest: str) -> None:
     stored = ApiIdempotencyKey.objects.filter(user=user, key=key).values("body_hash").first()
     if stored is not None and stored["body_hash"] != digest:
         raise fail("Idempotency-Key", "idempotency_key_reused")
+
+
+def table_client_id(*, holder: str, key: str) -> uuid.UUID:
+    """The client id of a deal posted to a tournament table with an Idempotency-Key: per
+    holder (``"entry:<id>"`` for a table token, ``"user:<id>"`` for staff), so a retry
+    returns the deal already recorded at the table."""
+    idempotency_client_id(user_id=0, key=key)  # the key's own checks
+    return uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"table\n{holder}\n{key}")

@@ -280,6 +280,12 @@ def deal_rescore(
     return deal
 
 
+def _stale(deal: Deal):
+    who = deal.updated_by.get_username() if deal.updated_by else "?"
+    when = timezone.localtime(deal.updated_at).strftime("%Y-%m-%d %H:%M")
+    return fail("version", "deal_stale", user=who, time=when, summary=_summary(deal))
+
+
 def _locked(deal: Deal) -> Deal:
     return (
         Deal.objects.select_for_update(no_key=True).select_related("session__club").get(pk=deal.pk)
@@ -299,9 +305,7 @@ def deal_update(
     if version is None or isinstance(version, bool):
         raise fail("version", "version_missing")
     if int(version) != deal.version:
-        who = deal.updated_by.get_username() if deal.updated_by else "?"
-        when = timezone.localtime(deal.updated_at).strftime("%Y-%m-%d %H:%M")
-        raise fail("version", "deal_stale", user=who, time=when, summary=_summary(deal))
+        raise _stale(deal)
     _check_players(deal.session, data)
     table_deal_check(session=deal.session, data=data, deal=deal)
     club_version_bump(club_id=deal.club_id)
@@ -309,9 +313,12 @@ def deal_update(
 
 
 @transaction.atomic
-def deal_delete(*, deal: Deal, user=None) -> Deal:
-    """Take a deal out of every total. It stays in the history and can be restored."""
+def deal_delete(*, deal: Deal, user=None, version: int | None = None) -> Deal:
+    """Take a deal out of every total. It stays in the history and can be restored. With
+    ``version`` (the API's ``If-Match``), refused as an edit is when someone saved since."""
     deal = _locked(deal)
+    if version is not None and int(version) != deal.version:
+        raise _stale(deal)
     if deal.is_deleted:
         return deal
     club_version_bump(club_id=deal.club_id)
