@@ -12,7 +12,7 @@ import datetime
 import logging
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
-from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.loader import MigrationLoader
 from django.db.models import Max
 from django.utils import timezone
 
@@ -26,11 +26,13 @@ def _unapplied(using: str) -> int:
     """How many migrations on disk the database has not applied (0 is remembered)."""
     if using in _applied:
         return 0
-    executor = MigrationExecutor(connections[using])
-    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
-    if not plan:
+    # Every migration on disk, not only the newest of each app: a migration missing in the
+    # middle (its table absent) while a later one is recorded is still a migration not applied.
+    loader = MigrationLoader(connections[using], ignore_no_migrations=True)
+    unapplied = sum(1 for node in loader.graph.nodes if node not in loader.applied_migrations)
+    if not unapplied:
         _applied.add(using)
-    return len(plan)
+    return unapplied
 
 
 def _failed(part: str, error: DatabaseError) -> dict:
