@@ -54,25 +54,43 @@ from loadtest.server import PYTHON, ROOT, Server, manage, prepare, server_env
 ENTRANTS_PER_TABLE = 5
 
 TOURNAMENT_SEED = """
-import datetime, json
+import json
 from tournaments.models import Club
-from tournaments.services.events import (tournament_create, entry_add, round_draw, round_start,
-                                         pin_issue_all)
-club = Club.objects.get(slug={slug!r})
-ruleset = club.rulesets.filter(preset__startswith="napoleon").first()
-t = tournament_create(club=club, name="夜の大会", date=datetime.date.today(), ruleset=ruleset,
-                      rounds_planned=3, table_size=5, is_public=True)
-names = [p.name for p in club.players.order_by("pk")]
-names += [f"参加者{{i}}" for i in range(1, {entrants} + 1)]
-for name in names[:{entrants}]:
-    entry_add(tournament=t, name=name, checked_in=True)
-rnd = round_start(rnd=round_draw(tournament=t))
-pins = pin_issue_all(tournament=t)
-pin_of = {{e.player_id: pins[e.pk] for e in t.entries.all()}}
-tables = [{{"table": tb.pk, "session": tb.session_id, "seats": list(tb.seats),
-           "pins": [pin_of[p] for p in tb.seats]}} for tb in rnd.tables.order_by("number")]
-print(json.dumps({{"tournament": t.pk, "tables": tables}}))
+from loadtest.evening import tournament_evening
+print(json.dumps(tournament_evening(club=Club.objects.get(slug={slug!r}), tables={tables})))
 """
+
+
+def tournament_evening(*, club, tables: int) -> dict:
+    """Built through the services (inside Django, ``manage.py shell``; the test calls it too):
+    a public Napoleon tournament at ``club`` with five entrants a table (the club's players,
+    then new names), its first round drawn and started, a PIN for every entrant. Returns its
+    id and each table's id, session, seats and the seats' PINs."""
+    import datetime
+
+    from tournaments.services import events
+
+    ruleset = club.rulesets.filter(preset__startswith="napoleon").first()
+    t = events.tournament_create(
+        club=club, name="夜の大会", date=datetime.date.today(), ruleset=ruleset,
+        rounds_planned=3, table_size=ENTRANTS_PER_TABLE, is_public=True,
+    )  # fmt: skip
+    entrants = ENTRANTS_PER_TABLE * tables
+    names = [p.name for p in club.players.order_by("pk")][:entrants]
+    names += [f"参加者{i}" for i in range(1, entrants - len(names) + 1)]
+    for name in names:
+        events.entry_add(tournament=t, name=name, checked_in=True)
+    rnd = events.round_start(rnd=events.round_draw(tournament=t))
+    pins = events.pin_issue_all(tournament=t)
+    pin_of = {e.player_id: pins[e.pk] for e in t.entries.all()}
+    return {
+        "tournament": t.pk,
+        "tables": [
+            {"table": tb.pk, "session": tb.session_id, "seats": list(tb.seats),
+             "pins": [pin_of[p] for p in tb.seats]}
+            for tb in rnd.tables.order_by("number")
+        ],
+    }  # fmt: skip
 
 
 # --- the people in the hall -------------------------------------------------------------------
@@ -219,7 +237,7 @@ def _world(args, env: dict) -> dict:
     if seeded.returncode != 0:
         raise SystemExit(seeded.stderr[-3000:])
     world = json.loads(seeded.stdout.strip().splitlines()[-1])
-    code = TOURNAMENT_SEED.format(slug=world["club"], entrants=ENTRANTS_PER_TABLE * args.tables)
+    code = TOURNAMENT_SEED.format(slug=world["club"], tables=args.tables)
     evening = json.loads(manage(env, "shell", "-c", code).strip().splitlines()[-1])
     print(f"prepared in {time.perf_counter() - t0:.0f} s", flush=True)
     return evening
