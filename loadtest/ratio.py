@@ -1,6 +1,7 @@
 """Read-only load: how fast the public read pages are served next to the login page.
 
-``python -m loadtest.ratio`` (or ``loadtest/run.sh --read-only``):
+``loadtest/ratio`` (installs ApacheBench and starts the local PostgreSQL first, as the other
+scripts do: scripts/lib.sh) or ``python -m loadtest.ratio``:
 
 1. (Re)creates the PostgreSQL database (default ``efuda_load`` on 127.0.0.1), migrates, collects
    static files and fills it: the demo club plus a public "load" club with ``--history`` past deals
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import statistics
@@ -117,7 +119,7 @@ def login_cookie(server: Server, username: str, password: str) -> str:
 
 def _arguments(argv) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database-url", default=DEFAULT_URL)
+    parser.add_argument("--database-url", default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_URL))
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--concurrency", type=int, default=20)
     parser.add_argument("--requests", type=int, default=2000, help="per page per round")
@@ -129,7 +131,7 @@ def _arguments(argv) -> argparse.Namespace:
     if urlsplit(args.database_url).hostname not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the load test only runs against a database on this machine")
     if not shutil.which("ab"):
-        raise SystemExit("ApacheBench is missing: apt-get install apache2-utils")
+        raise SystemExit("ApacheBench is missing: loadtest/ratio installs it (apache2-utils)")
     return args
 
 

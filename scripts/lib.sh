@@ -83,3 +83,39 @@ install_shared_parts() {
   install_debs $DEBS_SHARED_PARTS || echo "efuda: redis-server missing: its tests are skipped" >&2
 }
 
+# The machine's own PostgreSQL server (Debian's cluster "main" of the newest installed version)
+# started, with the role efuda (password efuda, may create databases) and its database efuda;
+# PG_PORT is its port. Needs root (pg_ctlcluster, su postgres); returns 1 otherwise.
+start_local_postgres() {
+  [ "$(id -u)" -eq 0 ] || return 1
+  command -v pg_ctlcluster >/dev/null 2>&1 && ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 \
+    || return 1
+  local ver
+  ver="$(ls /usr/lib/postgresql | sort -V | tail -1)"
+  pg_lsclusters -h 2>/dev/null | grep -q "^$ver main" || pg_createcluster "$ver" main >/dev/null
+  pg_ctlcluster "$ver" main start 2>/dev/null || true
+  PG_PORT="$(pg_lsclusters -h | awk -v v="$ver" '$1==v && $2=="main" {print $3}')"
+  PG_VERSION="$ver"
+  su postgres -c "psql -p $PG_PORT -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='efuda'\"" | grep -q 1 \
+    || su postgres -c "psql -p $PG_PORT -qc \"CREATE ROLE efuda LOGIN CREATEDB PASSWORD 'efuda'\""
+  su postgres -c "psql -p $PG_PORT -qtAc \"SELECT 1 FROM pg_database WHERE datname='efuda'\"" | grep -q 1 \
+    || su postgres -c "createdb -p $PG_PORT -O efuda efuda"
+}
+
+# The load tests (loadtest/): everything a run needs on a clean machine. ApacheBench (ab) reads
+# the pages of loadtest/ratio and loadtest/multi.py, redis is the shared cache of loadtest/evening
+# and loadtest/multi.py; each run (re)creates its own database
+# (LOAD_DATABASE_URL, default efuda_load on the local PostgreSQL server, started here).
+DEBS_LOAD="apache2-utils postgresql redis-server"
+
+prepare_load() {
+  install_debs $DEBS_RUN $DEBS_LOAD
+  install_python
+  compile_catalogues
+  if [ -z "${LOAD_DATABASE_URL:-}" ]; then
+    start_local_postgres \
+      || { echo "efuda: run as root to start the local PostgreSQL, or set LOAD_DATABASE_URL" >&2; exit 1; }
+    export LOAD_DATABASE_URL="postgres://efuda:efuda@127.0.0.1:$PG_PORT/efuda_load"
+  fi
+}
+

@@ -9,6 +9,8 @@ read once per request and kept on it; outside a request a user (or None) will do
 (``Reader.of``).
 """
 
+from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import Http404
@@ -101,6 +103,39 @@ def _club_query(slug: str, *, role_of: int | None, player_of: int | None):
     return qs
 
 
+_KEPT = ("user_role", "reader_player_id", "reader_claim_name")
+
+
+def _club_with_reader(request, slug: str, *, role_of: int | None, player_of: int | None) -> Club:
+    """``_club_query``'s club, 404 if none. Compiling its subqueries costs more CPU than running
+    them, so on a read (GET, HEAD) with the cache on, what they answer for this reader is kept
+    per club data version: the club's own row (one plain query) names the version, and the
+    reader's role, player and claim come from the cache when an earlier read of the same
+    version kept them. Every write that changes a membership, a player's account or a claim
+    moves the version in its transaction (services/cache.py), so a kept answer is never one
+    the club has changed since; on a miss the one query reads the club with the reader's
+    answer (one snapshot) and keeps it only if the version is still the one the key names.
+    A write (POST) always reads the role afresh, in the one query."""
+    if (
+        (role_of is None and player_of is None)
+        or request.method not in ("GET", "HEAD")
+        or not settings.EFUDA_PAGE_CACHE_SECONDS
+    ):
+        return get_object_or_404(_club_query(slug, role_of=role_of, player_of=player_of))
+    club = get_object_or_404(Club.objects.filter(slug=slug))
+    key = f"efuda:reader:{club.pk}:{club.data_version}:{role_of}:{player_of}"
+    kept = cache.get(key)
+    if kept is None:
+        full = get_object_or_404(_club_query(slug, role_of=role_of, player_of=player_of))
+        if full.data_version == club.data_version:
+            kept = tuple(getattr(full, name, None) for name in _KEPT)
+            cache.set(key, kept, settings.EFUDA_PAGE_CACHE_SECONDS)
+        return full
+    for name, value in zip(_KEPT, kept, strict=True):
+        setattr(club, name, value)
+    return club
+
+
 def club_for_request(
     request, club_slug: str, *, role: str | None = None, with_player: bool = False
 ) -> Club:
@@ -117,12 +152,12 @@ def club_for_request(
     remember = reader.is_authenticated and not reader.is_superuser
     player = with_player and reader.is_authenticated
     # The reader's role (and player) come with the club: one query, not two.
-    qs = _club_query(
+    club = _club_with_reader(
+        request,
         club_slug,
         role_of=reader.pk if remember else None,
         player_of=reader.pk if player else None,
     )
-    club = get_object_or_404(qs)
     if remember:
         reader.roles.setdefault(club.pk, club.user_role)
     if with_player:
