@@ -108,3 +108,61 @@ def _data(table):
     from tests.events.conftest import napoleon_win
 
     return napoleon_win(table.seats)
+
+
+def _finish_page(client, t, number=1):
+    return client.get(reverse("tournament_round_finish", args=[t.pk, number])).content.decode()
+
+
+def _section(html):
+    start = html.index('class="ev-incomplete"')
+    return html[start : html.index("</section>", start)]
+
+
+def test_finishing_lists_tables_short_of_the_deals_asked(client, users, make_tournament):
+    t = make_tournament(10, deals_per_round=1)
+    rnd = svc.round_start(rnd=svc.round_draw(tournament=t))
+    first, second = rnd.tables.order_by("number")
+    svc.table_deal_record(table=first, data=_data(first), user=users["scorekeeper"], staff=True)
+    client.force_login(users["scorekeeper"])
+    section = _section(_finish_page(client, t))
+    assert "R1-T2: 0 of 1 deal" in section and "R1-T1" not in section
+
+
+def test_finishing_a_timed_round_lists_the_tables_seen_lately(client, users, make_tournament):
+    import time
+
+    from django.core.cache import cache
+
+    from tournaments.selectors.events.seen import seen_key
+
+    t = make_tournament(15, minutes_per_round=40)
+    rnd = svc.round_start(rnd=svc.round_draw(tournament=t))
+    first, second, third = rnd.tables.order_by("number")
+    login_pin(client, t, t.entries.get(player_id=second.seats[2]))
+    client.get(reverse("tournament_table", args=[t.pk, second.pk]))  # a phone at R1-T2
+    cache.set(seen_key(third.pk), time.time() - 3600)  # seen an hour ago: not listed
+    client.force_login(users["scorekeeper"])
+    section = _section(_finish_page(client, t))
+    assert ">R1-T2<" in section and "R1-T1" not in section and "R1-T3" not in section
+
+
+def test_finishing_an_untimed_round_never_says_nothing_is_missing(client, users, running10):
+    t, rnd = running10
+    client.force_login(users["scorekeeper"])
+    html = _finish_page(client, t)
+    section = _section(html)
+    assert "cannot tell which tables are still playing" in section
+    assert "R1-T" not in section  # never every table
+    assert "No deal of this round is waiting" not in html
+    svc.round_finish(rnd=rnd)
+    after = _finish_page(client, t)  # once finished: where each table's late deal is counted
+    assert "Count a late deal" in after
+    for table in rnd.tables.all():
+        assert reverse("tournament_table", args=[t.pk, table.pk]) in after
+
+
+@pytest.fixture
+def running10(make_tournament):
+    t = make_tournament(10)
+    return t, svc.round_start(rnd=svc.round_draw(tournament=t))

@@ -60,6 +60,8 @@ def _table_access(request, tournament_id: int, table_id: int):
         if sel.can_see(request.reader, tournament, entry):
             raise table_refusal(request, tournament, table, entry)
         raise Http404
+    if not staff and table.round.finished_at is None:
+        svc.table_seen(table_id=table.pk)  # its round may still be playing here
     return tournament, table, entry, staff
 
 
