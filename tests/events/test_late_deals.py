@@ -166,3 +166,33 @@ def test_finishing_an_untimed_round_never_says_nothing_is_missing(client, users,
 def running10(make_tournament):
     t = make_tournament(10)
     return t, svc.round_start(rnd=svc.round_draw(tournament=t))
+
+
+def test_freeze_hides_the_hidden_rounds_counts_and_takes_late_deals_of_shown_ones(
+    client, users, make_tournament
+):
+    from django.test import Client
+
+    t = make_tournament(10, rounds_planned=3, is_public=True)
+    for _ in range(2):
+        svc.round_finish(rnd=svc.round_start(rnd=svc.round_draw(tournament=t)))
+    svc.tournament_freeze_set(tournament=t, hidden_rounds=1)
+    third = svc.round_start(rnd=svc.round_draw(tournament=t))
+    for table in third.tables.all():
+        svc.table_deal_record(table=table, data=_data(table), staff=True)
+    visitor = Client().get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert "R3-T1" in visitor and "1 deal" not in visitor
+    client.force_login(users["scorekeeper"])
+    staff = client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert "1 deal" in staff
+    # A late deal of round 2 (shown) counts in the public standings; round 3 stays hidden.
+    from tournaments.selectors.events import visible_standings
+
+    before = {r.player_id: r.total for r in visible_standings(tournament=t, staff=False).rows}
+    late_table = t.rounds.get(number=2).tables.order_by("number").first()
+    svc.table_deal_record(
+        table=late_table, data=_data(late_table), user=users["scorekeeper"], staff=True
+    )
+    after = {r.player_id: r.total for r in visible_standings(tournament=t, staff=False).rows}
+    moved = {p for p in after if after[p] != before[p]}
+    assert moved == set(late_table.seats)
