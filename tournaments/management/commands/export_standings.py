@@ -3,9 +3,9 @@
 
 The header row is in ``--language`` (the site's own language, Japanese, unless given), as the
 ``?format=csv`` download's is in its reader's: the same reader and language give the same
-bytes. Prints what every reader of the club's pages sees (``selectors.visibility.common_visibility``:
-no private tournament's deals for a public club, no frozen round's); ``--all`` adds them, as the
-club's own staff see the standings."""
+bytes. Prints what every reader of the club's pages sees
+(``selectors.visibility.common_visibility``: no private tournament's deals for a public club, no
+frozen round's); ``--all`` adds them, as the club's own staff see the standings."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
