@@ -37,9 +37,8 @@ def table_deal_record(
     (marked ``already_recorded``), even once the round has finished.
 
     After the round was finished only the staff record at its tables, until the tournament is
-    finished: such a deal is late (marked so, with who allowed it and ``made_at``, when the
-    phone made it, in its history) and counts at once. A player's is refused as
-    ``round_finished_late``: the phone keeps it for the staff to count."""
+    finished: such a deal is late (marked, with who allowed it and ``made_at``, when the phone
+    made it) and counts at once; a player's is refused (``round_finished_late``)."""
     with transaction.atomic():
         table = TournamentTable.objects.select_related("round__tournament", "session").get(
             pk=table.pk
@@ -63,10 +62,8 @@ def table_deal_record(
         )
         if deal.already_recorded:  # recorded before: its confirmation may be written now
             club_version_bump(club_id=deal.club_id)
-        elif late:  # its history says it is late, and who counted it
-            deal.history.filter(history_type="+").update(
-                history_change_reason=reason_code("late", rnd.number), history_user=_user(user)
-            )
+        elif late:
+            _history_says_late(deal, rnd.number, user)
         confirmed = staff or not rnd.tournament.require_confirmation
         DealConfirmation.objects.get_or_create(
             deal=deal,
@@ -81,6 +78,13 @@ def table_deal_record(
             },
         )
     return deal
+
+
+def _history_says_late(deal: Deal, number: int, user) -> None:
+    """The deal's history: recorded late (``late:<round>``), by the staff member who counted it."""
+    deal.history.filter(history_type="+").update(
+        history_change_reason=reason_code("late", number), history_user=_user(user)
+    )
 
 
 def _confirmation(deal: Deal) -> DealConfirmation:

@@ -201,7 +201,8 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
 def table_record_view(request, tournament_id: int, table_id: int):
     tournament, table, entry, staff = _table_access(request, tournament_id, table_id)
     author = table_author(request, entry, staff)
-    if staff and entry is not None and late_unlock(request, pin_author(entry)):
+    unlocked = staff and entry is not None and late_unlock(request, pin_author(entry))
+    if unlocked:
         author = pin_author(entry)  # the staff count this phone's player's late deal
     refusal = author_refusal(request, author)
     if refusal is not None:  # an outbox item entered by someone else on this phone
@@ -219,7 +220,7 @@ def table_record_view(request, tournament_id: int, table_id: int):
             deal = svc.table_deal_record(
                 table=table,
                 data=data,
-                entry=entry,
+                entry=entry if unlocked or not staff else None,  # whose deal it is
                 user=request.user,
                 staff=staff,
                 client_id=form.cleaned_data.get("client_id"),
