@@ -93,9 +93,10 @@ def places_renamed(data: dict, places: Places, old: str, new: str) -> dict | Non
 # A change efuda makes by itself is recorded in the deal's history as a short code (the history
 # keeps at most 100 characters, and the page says it in the reader's language):
 # "after:<seq>" (re-scored because round <seq> before it changed: the previous 大富豪),
-# "merge:<PlayerMerge id>", "merge-undo:<PlayerMerge id>". Any other reason is an editor's own
-# words, shown as written.
-REASON_KINDS = ("after", "merge", "merge-undo")
+# "merge:<PlayerMerge id>", "merge-undo:<PlayerMerge id>", "late:<round number>" (a tournament
+# table's deal the staff counted after its round was finished). Any other reason is an
+# editor's own words, shown as written.
+REASON_KINDS = ("after", "merge", "merge-undo", "late")
 
 
 def reason_code(kind: str, number: int) -> str:

@@ -37,15 +37,13 @@ from .selectors.standings import Standings
 from .standings_fields import FILE, shown
 
 
-def standings_rows(standings: Standings, *, labels: bool = False):
-    """The header (column keys, or with ``labels`` the words of the reader's language), then one
-    list of plain values per player (rates empty when unqualified): the rank, the player and
-    the fields ``standings_fields`` puts in the file."""
+def standings_rows(standings: Standings):
+    """The header, in the words of the active language (the one rule for both standings CSVs:
+    the download in the reader's language, ``export_standings`` in its ``--language``), then
+    one list of plain values per player (rates empty when unqualified): the rank, the player
+    and the fields ``standings_fields`` puts in the file."""
     fields = shown(standings.game, FILE)
-    if labels:
-        yield [str(_("Rank")), str(_("Player")), *(heading(f, FILE, html=False) for f in fields)]
-    else:
-        yield ["rank", "player", *(f.name for f in fields)]
+    yield [str(_("Rank")), str(_("Player")), *(heading(f, FILE, html=False) for f in fields)]
     for row in standings.rows:
         values = (getattr(row, f.name) for f in fields)
         yield [row.rank, row.name, *("" if value is None else value for value in values)]

@@ -240,3 +240,12 @@ export function step(form, button) {
   input.value = String(Math.max(min, Math.min(max, value)));
   input.dispatchEvent(new Event("input", { bubbles: true }));
 }
+
+/* "Last trick won by" is asked only when at least one honour was discarded (docs/rules.md):
+   shown or hidden as the count changes, as the server renders it. */
+export function syncAsked(form) {
+  const box = form.querySelector("[data-asked-if-discarded]");
+  const discarded = form.querySelector("input[name=discarded]");
+  if (!box || !discarded) return;
+  box.hidden = !(parseInt(discarded.value, 10) > 0);
+}

@@ -23,7 +23,7 @@
 import { FORM, liveForm, schedule, send, state, stateKey } from "./entry-preview.js";
 import { showProblems, summaryLink } from "./entry-problems.js";
 import {
-  ORDERED, orderOp, seatOrderInto, seatTapped, step, syncSeats, syncTaps, tapPlayer
+  ORDERED, orderOp, seatOrderInto, seatTapped, step, syncAsked, syncSeats, syncTaps, tapPlayer
 } from "./entry-taps.js";
 
 const TYPING_DELAY = 350; // ms after the last typed digit
@@ -62,6 +62,7 @@ document.addEventListener("click", (event) => {
 document.addEventListener("input", (event) => {
   const form = liveForm(event.target);
   if (!form || event.target.name === "new_player") return;
+  if (event.target.name === "discarded") syncAsked(form);
   const typed = /^(number|text|search|tel)$/.test(event.target.type || "");
   schedule(form, typed && event.isTrusted ? TYPING_DELAY : TAP_DELAY);
 });
@@ -113,6 +114,7 @@ function setUp(form) {
   form.removeAttribute("data-tap-order"); // read again from the server's seat numbers
   syncSeats(form);
   syncTaps(form);
+  syncAsked(form);
   s.shown = stateKey(form); // the page as served is the server's view of its own state
   if (form.querySelector(".field-error") || document.querySelector(".form-errors")) {
     showProblems(form);
@@ -131,6 +133,7 @@ document.addEventListener("efuda:form-reset", (event) => {
   form.removeAttribute("data-tap-order");
   syncSeats(form);
   syncTaps(form);
+  syncAsked(form);
   schedule(form, 0);
 });
 // A form that another script filled from the server (the outbox reopening a refused deal)

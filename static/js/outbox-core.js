@@ -7,7 +7,7 @@
 
    An item is one deal saved on the phone:
      {id, author, page, url, body, summary, scoring, created, order, state, refusals,
-      problems, similar, mine, duplicateOk}
+      problems, similar, mine, duplicateOk, late}
    - id: the client_id its form was shown with; the server records a deal once per id, so
      sending an item again is always safe, and saving the same id twice (a double tap) never
      makes a second item.
@@ -16,8 +16,10 @@
      who the phone is logged in as ("author"), and the item stays for its author.
    - scoring: what its page gave to score it on the phone (the rule set, the players' names;
      static/js/outbox-points.js), or null: kept with the deal, so its points show on any page.
+   - created: when the phone made it, sent with every post (X-Efuda-Made).
+   - late: the staff, logged in on this phone, send it as a late deal (X-Efuda-Late).
    - state: WAITING (to be sent, oldest first), ATTENTION (efuda refused it when it was sent
-     from the outbox, or found a deal with the same content recorded since it was made: the
+     from the outbox, or its round was finished before it arrived, or found a deal with the same content recorded since it was made: the
      scorekeeper decides), EDITING (open in the form to be corrected).
    An online Save that efuda refuses never becomes an item: it goes back into its form. */
 
@@ -155,11 +157,13 @@ export function createOutbox(deps) {
           sent += 1;
           await remove(next.id);
         } else if (result.kind === "refused") {
-          if (live && !next.refusals) {
+          result.late = lateRefusal(result.problems);
+          if (live && !next.refusals && !result.late) {
             await remove(next.id); // an online Save: it stays in its form, not in the outbox
           } else {
             await put(Object.assign({}, next, {
-              state: live ? EDITING : ATTENTION,
+              state: live && !result.late ? EDITING : ATTENTION,
+              late: false,
               refusals: next.refusals + 1,
               problems: result.problems || [],
               similar: null,
@@ -214,7 +218,8 @@ export function createOutbox(deps) {
       state: WAITING,
       similar: null,
       mine: "",
-      duplicateOk: Boolean(options && options.duplicateOk)
+      duplicateOk: Boolean(options && options.duplicateOk),
+      late: Boolean(options && options.late)
     });
     await put(again);
     return again;
@@ -265,6 +270,12 @@ export function createOutbox(deps) {
   return {
     save, flush, items, correct, release, resend, discard, claim, unclaimed, forget, counts
   };
+}
+
+/* efuda refused it because its round was finished before it arrived: it stays on the phone
+   for the staff to count as a late deal (they log in on this phone: "late"). */
+export function lateRefusal(problems) {
+  return (problems || []).some((p) => p && p.code === "round_finished_late");
 }
 
 /* When an item was made, for the server's check of a deal with the same content recorded
@@ -437,6 +448,8 @@ export function fetchTransport(cfg) {
     const since = sinceOf(item);
     if (since) headers["X-Efuda-Since"] = since;
     if (item.duplicateOk) headers["X-Efuda-Duplicate-Ok"] = "1";
+    if (item.created) headers["X-Efuda-Made"] = String(item.created);
+    if (item.late) headers["X-Efuda-Late"] = "1";
     let response;
     try {
       response = await timed(item.url, {

@@ -80,7 +80,7 @@ export function createList(ctx) {
     const own = await outbox.items(author);
     const orphans = author ? await outbox.unclaimed() : [];
     const waiting = own.filter((r) => r.state === core.WAITING);
-    const refused = own.filter((r) => r.state === core.ATTENTION).concat(orphans);
+    const refused = own.filter((r) => r.state === core.ATTENTION).concat(orphans, await lateOnes());
     showPoints(waiting);
     badge.textContent = text("waiting", { n: waiting.length });
     badge.hidden = waiting.length === 0;
@@ -103,6 +103,18 @@ export function createList(ctx) {
     box.hidden = !(waiting.length || refused.length || !status.hidden || !reopened.hidden ||
       !login.hidden || !differBox.hidden);
     return own;
+  }
+
+  /* On the staff's page of a finished round's table: this phone's player's deals refused
+     because the round was finished, for the staff to count. */
+  async function lateOnes() {
+    const found = [];
+    for (const other of (cfg.lateAuthors || "").split(" ").filter((a) => a && a !== author)) {
+      (await outbox.items(other)).forEach((r) => {
+        if (r.state === core.ATTENTION && core.lateRefusal(r.problems)) found.push(r);
+      });
+    }
+    return found;
   }
 
   function paragraph(className, content) {
@@ -185,6 +197,19 @@ export function createList(ctx) {
       });
       actions.append(button(text("sendAnyway"), "send-anyway", record.id));
       actions.append(button(text("alreadyRecorded"), "already", record.id));
+    } else if (core.lateRefusal(record.problems)) {
+      messages.forEach((m) => li.append(paragraph("outbox-why outbox-late", m)));
+      if (record.author !== author) {
+        li.append(paragraph("outbox-why", text("lateWhy")));
+        const b = button(text("late"), "late", record.id);
+        b.dataset.author = record.author;
+        actions.append(b);
+      } else {
+        const a = document.createElement("a");
+        a.href = cfg.staffLogin;
+        a.textContent = text("staffLogin");
+        actions.append(a);
+      }
     } else {
       messages.forEach((m) => li.append(paragraph("outbox-why", m)));
       if (record.page === page) {
@@ -196,7 +221,7 @@ export function createList(ctx) {
         actions.append(a);
       }
     }
-    if (!record.similar) actions.append(button(text("discard"), "discard", record.id));
+    if (!record.similar && record.author === author) actions.append(button(text("discard"), "discard", record.id));
     li.append(actions);
     return li;
   }

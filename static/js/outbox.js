@@ -219,7 +219,7 @@ function start(core) {
       window.location.replace(outcome.reply.next || page);
       return;
     }
-    if (outcome && outcome.kind === "refused") {
+    if (outcome && outcome.kind === "refused" && !outcome.late) {
       // Back into its form with efuda's messages beside the fields; not in the outbox.
       if (outcome.reply.form && replaceForm(form, outcome.reply.form)) {
         idField(form).value = id;
@@ -310,6 +310,13 @@ function start(core) {
     } else if (action === "send-anyway") {
       await outbox.resend(id, author, { duplicateOk: true });
       await flush();
+    } else if (action === "late") {
+      // The staff, logged in on this phone, count its player's deal: sent once, as late.
+      const owner = b.dataset.author;
+      await outbox.resend(id, owner, { late: true });
+      const result = await outbox.flush(owner);
+      if (result.outcome[id] && result.outcome[id].kind === "sent") window.location.reload();
+      else await render();
     } else if (action === "claim") {
       await outbox.claim(id, author);
       await flush();

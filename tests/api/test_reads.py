@@ -6,8 +6,10 @@ import io
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import translation
 
 from tests.selectors.data import club_with_history
+from tournaments.i18n import heading
 from tournaments.models import Membership
 from tournaments.services.api import token_create
 from tournaments.services.members import member_remove
@@ -58,10 +60,11 @@ def test_the_header_of_export_matches_what_as_csv_writes(public_club):
     club_with_history(public_club)
     out = io.StringIO()
     call_command("export_standings", "--club", public_club.slug, "--game", "napoleon",
-                 "--no-bom", stdout=out)  # fmt: skip
+                 "--no-bom", "--language", "en", stdout=out)  # fmt: skip
     header = next(csv.reader(io.StringIO(out.getvalue())))
-    assert header[:2] == ["rank", "player"]
-    assert header[2:] == [f.name for f in shown("napoleon", FILE)]
+    assert header[:2] == ["Rank", "Player"]  # the header's words, in the asked language
+    with translation.override("en"):
+        assert header[2:] == [heading(f, FILE, html=False) for f in shown("napoleon", FILE)]
 
 
 def test_private_club_standings_hidden_from_anonymous_and_outsiders_shown_to_owner(club, users):

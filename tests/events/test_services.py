@@ -185,7 +185,7 @@ def test_table_deal_needs_seated_entry_and_the_table_players(make_tournament):
         svc.table_deal_record(
             table=table, data=napoleon_win(table.seats), entry=entries[table.seats[0]]
         )
-    assert err.value.code == "round_finished"
+    assert err.value.code == "round_finished_late"  # the staff may count it late
 
 
 def _points(t):

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 
 import {
   ATTENTION, EDITING, WAITING, createOutbox, draftLoad, draftSave, draftDrop, draftsForget,
-  fetchTransport, memoryStore, sinceOf
+  fetchTransport, lateRefusal, memoryStore, sinceOf
 } from "../../static/js/outbox-core.js";
 
 function entry(id, author, content) {
@@ -163,9 +163,39 @@ test("the fetch transport turns efuda's replies into outcomes", async () => {
   assert.equal(replies[0]["X-Efuda-Author"], "u:1");
   assert.equal(replies[0]["X-Efuda-Since"], "5");
   assert.equal(replies[0]["X-Efuda-Outbox"], "live");
+  assert.equal(replies[0]["X-Efuda-Made"], "5"); // when the phone made it, on every post
+  assert.equal(replies[0]["X-Efuda-Late"], undefined);
+  next = [[200, { ok: true }]];
+  await transport.send({ ...item, late: true }, {});
+  assert.equal(replies[replies.length - 1]["X-Efuda-Late"], "1");
   next = [[403, null], [200, { ok: true }]]; // a stale token: a fresh one, then sent
   assert.equal((await transport.send(item, {})).kind, "sent");
   const offline = fetchTransport({ fetch: async () => { throw new Error("down"); }, tokenUrl: "/t/" });
   assert.equal(await offline.begin(), false);
   assert.equal((await offline.send(item, {})).kind, "offline");
+});
+
+test("a deal refused because its round was finished stays for the staff, who send it once as late", async () => {
+  const late = { kind: "refused", problems: [{ code: "round_finished_late" }] };
+  const transport = scripted(late, late, { kind: "sent", reply: { ok: true } });
+  const outbox = createOutbox({ store: memoryStore(), transport });
+  await outbox.save(entry("d", "pin:7", "deal"));
+  const first = await outbox.flush("pin:7", "d"); // even an online Save: kept, not dropped
+  assert.equal(first.outcome.d.late, true);
+  let [item] = await outbox.items("pin:7");
+  assert.equal(item.state, ATTENTION);
+  assert.ok(lateRefusal(item.problems) && !lateRefusal([{ code: "round_finished" }]));
+  await outbox.flush("pin:7"); // nothing waits: nothing is sent again by itself
+  assert.equal(transport.sent.length, 1);
+  await outbox.resend("d", "pin:7", { late: true }); // the staff, logged in on this phone
+  [item] = await outbox.items("pin:7");
+  assert.equal(item.late, true);
+  await outbox.flush("pin:7"); // refused once more (say, not staff after all): kept, not late
+  [item] = await outbox.items("pin:7");
+  assert.equal(item.state, ATTENTION);
+  assert.equal(item.late, false);
+  await outbox.resend("d", "pin:7", { late: true });
+  const sent = await outbox.flush("pin:7");
+  assert.equal(sent.sent, 1);
+  assert.deepEqual(await outbox.items("pin:7"), []);
 });

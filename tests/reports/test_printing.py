@@ -225,7 +225,23 @@ def test_blank_sheet_text_japanese_with_names_date_and_point_table(club):
     for text in ("太郎", "花子", "2026-11-23", "指名カード", "累計", "合計", "24"):
         assert text in first
     assert "得点表" in second and "20" in second
+    assert "作戦B" in second  # all 20 honours on a bid under 20 is a loss: the sheet says so
     assert_japanese_font(body)
+
+
+@pytest.mark.django_db
+def test_blank_sheet_reminds_of_every_rule_that_makes_all_twenty_a_loss(club, english):
+    for code, options, said in (
+        ("napoleon-originator", {}, "PlanB"),
+        ("napoleon-joker", {"all20_loses": True}, "All20loses"),
+    ):
+        ruleset = rules.build_ruleset(code, options)
+        sheet = sheets.BlankSheet(club=club, ruleset=ruleset, ruleset_name=code, players=5)
+        assert said in flat(pdf_text(sheets.club_blank_sheet_pdf(sheet)))
+    plain = rules.PRESETS["napoleon-wiki"]
+    sheet = sheets.BlankSheet(club=club, ruleset=plain, ruleset_name="wiki", players=5)
+    text = flat(pdf_text(sheets.club_blank_sheet_pdf(sheet)))
+    assert "PlanB" not in text and "All20loses" not in text
 
 
 # --- the club's blank sheet page --------------------------------------------------------------

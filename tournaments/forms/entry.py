@@ -210,6 +210,16 @@ class NapoleonDealForm(EntryBase):
             high = max(hi for _lo, hi in rules_.bids.values())
         self.widow = rules_.widow.get(count)
         self.show_last_trick = rules_.discard_policy == "last_trick"
+        # Asked only when at least one honour was discarded (docs/rules.md); the scoring core
+        # then refuses a deal without it (no default). Shown or hidden again as the count
+        # changes (static/js/entry-taps.js, syncAsked).
+        discarded = str(self.value("discarded") or "").strip()
+        self.last_trick_asked = (
+            self.show_last_trick
+            and discarded.isascii()
+            and discarded.isdigit()
+            and int(discarded) > 0
+        )
         # Seats: every offered player in a fixed order, the chosen ones numbered.
         self.fields["seats"].choices = self._player_choices(p.id for p in self.players)
         widget = self.fields["seats"].widget

@@ -197,6 +197,17 @@ class DealConfirmation(models.Model):
         related_name="+",
     )
     note = models.CharField(_("note"), max_length=200, blank=True)
+    # A late deal: recorded after its round was finished, counted because the staff allowed
+    # it (who, and when the phone made it, when it says so).
+    late = models.BooleanField(_("late"), default=False)
+    late_allowed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    made_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords()
 

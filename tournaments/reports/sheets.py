@@ -127,7 +127,8 @@ EMPTY_SEATS = 5
 
 def blank_sheet_context(sheet: BlankSheet) -> dict:
     """The layout of a blank sheet: deal rows, player columns (points and running total), the
-    totals row and, under the rows or on a second page, the rule set's point table."""
+    totals row and, under the rows or on a second page, the rule set's point table, with the
+    rules that make all 20 honours on a bid under 20 a loss (作戦B, all 20 loses)."""
     ruleset = sheet.ruleset
     names = list(sheet.names[: sheet.players]) + [""] * (sheet.players - len(sheet.names))
     context = {
@@ -143,6 +144,8 @@ def blank_sheet_context(sheet: BlankSheet) -> dict:
     if ruleset.game == Game.NAPOLEON:
         grid = point_grid(ruleset, sheet.players)
         context["grid"] = grid
+        # The table shows a win; the rules that make all 20 honours a loss say so under it.
+        context["plan_b"], context["all20_loses"] = ruleset.plan_b, ruleset.all20_loses
         if len(grid.lines) > POINT_LINES_BELOW:
             # The point table takes a page of its own; the first page is all deal rows.
             context["grid_page"] = True

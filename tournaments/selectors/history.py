@@ -95,6 +95,11 @@ def reason_text(text: str | None, *, club_id: int, names: dict[str, str]) -> str
             "Re-scored because round %(seq)s before it changed: the previous 大富豪 (grand "
             "millionaire) is read from it."
         ) % {"seq": number}
+    if kind == "late":
+        return gettext(
+            "Late deal: recorded after round %(round)s was finished, counted by the staff "
+            "(who: this version's editor)."
+        ) % {"round": number}
     words = _merge_words(club_id, number, names)
     if kind == "merge":
         return gettext("Player merge: “%(merged)s” into “%(kept)s”.") % words

@@ -163,20 +163,23 @@ def deal_recorded(*, session: GameSession, client_id) -> Deal | None:
     return existing
 
 
-def deal_record(*, session: GameSession, data: dict, user=None, client_id=None) -> Deal:
+def deal_record(
+    *, session: GameSession, data: dict, user=None, client_id=None, late: bool = False
+) -> Deal:
     """Score and store the session's next deal.
 
     ``client_id`` is the id the phone gave the deal when its form was shown. A repeat (a double
     tap, a reply lost after the deal was stored, the phone's outbox sending again) returns the
     deal already recorded, marked ``already_recorded``, instead of recording it twice, also
     when both arrive at once; an id already used in another session is refused. (On SQLite a
-    web request waits for a large import's write only briefly: ``busy.bounded_wait``.)"""
+    web request waits for a large import's write only briefly: ``busy.bounded_wait``.)
+    ``late``: a tournament table's deal the staff count after its round was finished."""
     client_id = client_id_parse(client_id)
     existing = deal_recorded(session=session, client_id=client_id)
     if existing is not None:
         return existing
     try:
-        deal = _deal_record(session=session, data=data, user=user, client_id=client_id)
+        deal = _deal_record(session=session, data=data, user=user, client_id=client_id, late=late)
     except IntegrityError:
         # The same id committed by a twin request between our check and our insert (the one
         # race path: the unique client_id is the guard): that deal, or the refusal naming
@@ -189,7 +192,9 @@ def deal_record(*, session: GameSession, data: dict, user=None, client_id=None) 
 
 
 @transaction.atomic
-def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID | None) -> Deal:
+def _deal_record(
+    *, session: GameSession, data: dict, user, client_id: uuid.UUID | None, late: bool = False
+) -> Deal:
     # Lock the session row: concurrent scorekeepers get consecutive numbers, in commit order.
     # FOR NO KEY UPDATE (here and below): the club's row is locked too, but not against the
     # key-share locks that an import's inserts take on it (foreign keys), so a deal does not
@@ -202,7 +207,7 @@ def _deal_record(*, session: GameSession, data: dict, user, client_id: uuid.UUID
     )
     locked = _players_checked_and_locked(session, data)
     if session.at_table:  # read with the lock: a club's own session needs no further query
-        table_deal_check(session=session, data=data)
+        table_deal_check(session=session, data=data, late=late)
     data = _normalise(session, data, None)
     result = score(session.game, data, session_rules(session))
     seq = (Deal.objects.filter(session=session).aggregate(m=Max("seq"))["m"] or 0) + 1

@@ -43,12 +43,14 @@ def _names(ids) -> str:
     return ", ".join(found.get(i, "?") for i in ids)
 
 
-def table_deal_check(*, session, data: dict, deal: Deal | None = None) -> None:
+def table_deal_check(*, session, data: dict, deal: Deal | None = None, late: bool = False) -> None:
     """What a tournament accepts of a deal at one of its tables, whichever page sends it (the
     table's, or the club's session pages): exactly the players who held the table's seats for
     that deal, so no correction seats someone from another table; a new deal only while the
     round runs and within the tournament's deals per round; a deal restored only within them
-    too. Nothing for a club's own sessions. Called by services.deals before any write."""
+    too. Nothing for a club's own sessions. Called by services.deals before any write.
+    ``late``: the staff count a new deal after its round was finished (until the tournament
+    is finished: ``services.events.table_deal_record``)."""
     table = sel.session_table(session.pk)
     if table is None:
         return
@@ -69,7 +71,7 @@ def table_deal_check(*, session, data: dict, deal: Deal | None = None) -> None:
     if deal is None:
         if rnd.started_at is None:
             raise _fail("__all__", "round_not_started", number=rnd.number)
-        if rnd.finished_at is not None:
+        if rnd.finished_at is not None and not late:
             raise _fail("__all__", "round_finished", number=rnd.number)
     limit = rnd.tournament.deals_per_round
     if limit and (deal is None or deal.is_deleted) and sel.live_deal_count(table) >= limit:

@@ -13,7 +13,11 @@ The outbox posts a kept deal exactly as the entry form would, with the headers
   is sent again after a refusal: if the session already holds a deal with the same content
   recorded since then (entered again by hand, another phone), the reply is 409
   ``{"code": "similar"}`` with both, and nothing is recorded until the phone says
-  ``X-Efuda-Duplicate-Ok: 1`` (the scorekeeper chose "send anyway").
+  ``X-Efuda-Duplicate-Ok: 1`` (the scorekeeper chose "send anyway");
+- ``X-Efuda-Made`` (milliseconds since 1970), on every item: when the phone made it, kept
+  with a tournament table's late deal (``made_of``);
+- ``X-Efuda-Late: 1``: the staff, logged in on a player's phone, count that player's deal
+  refused because its round was finished (``late_unlock``).
 
 The entry views answer such a post with JSON instead of a page: recorded (also when it was
 recorded before: ``repeat``) or refused. A refusal carries its problems as translatable codes
@@ -44,13 +48,15 @@ from ..i18n import display_params, stored_params
 __all__ = [
     "author_refusal", "is_live", "is_outbox", "live_form_html", "outbox_reply",
     "outbox_texts_view", "outbox_token_view", "pin_author", "render_problem", "similar_reply",
-    "since_of", "user_author",
+    "late_unlock", "made_of", "since_of", "user_author",
 ]  # fmt: skip
 
 HEADER = "X-Efuda-Outbox"
 AUTHOR_HEADER = "X-Efuda-Author"
 SINCE_HEADER = "X-Efuda-Since"
 DUPLICATE_OK_HEADER = "X-Efuda-Duplicate-Ok"
+MADE_HEADER = "X-Efuda-Made"
+LATE_HEADER = "X-Efuda-Late"
 MAX_TEXTS = 200  # problems rendered in one request
 
 
@@ -94,7 +100,27 @@ def since_of(request) -> datetime.datetime | None:
     """When the phone made the item, for a repeat after a refusal (None: no check asked)."""
     if request.headers.get(DUPLICATE_OK_HEADER) == "1":
         return None
-    raw = request.headers.get(SINCE_HEADER, "")
+    return _time_header(request, SINCE_HEADER)
+
+
+def made_of(request) -> datetime.datetime | None:
+    """When the phone made the item (None: not sent by the outbox, or not a time)."""
+    return _time_header(request, MADE_HEADER) if is_outbox(request) else None
+
+
+def late_unlock(request, pin: str) -> bool:
+    """The staff logged in on a player's phone send that player's item (author ``pin``) as a
+    late deal: the phone says so (``X-Efuda-Late: 1``) and names that author."""
+    return (
+        is_outbox(request)
+        and request.headers.get(LATE_HEADER) == "1"
+        and bool(pin)
+        and request.headers.get(AUTHOR_HEADER) == pin
+    )
+
+
+def _time_header(request, name: str) -> datetime.datetime | None:
+    raw = request.headers.get(name, "")
     # A time in milliseconds, in ASCII digits (str.isdigit also takes "²", which int() refuses),
     # of at most 13 (the year 2286): anything else asks no check, never a server error.
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 13:

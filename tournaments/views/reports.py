@@ -73,7 +73,7 @@ def standings_file(request, result: Standings, fmt: str) -> HttpResponse:
     file (the standings view has loaded and checked the club, the period and the rows)."""
     if fmt == "csv":
         return exports.csv_response(
-            exports.standings_rows(result, labels=True),
+            exports.standings_rows(result),
             exports.filename(result, "csv"),
             bom=exports.wants_bom(request),
         )

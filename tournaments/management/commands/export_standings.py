@@ -1,10 +1,15 @@
-"""``manage.py export_standings --club SLUG --game napoleon|daifugo [--month YYYY-MM] [--all]``.
+"""``manage.py export_standings --club SLUG --game napoleon|daifugo [--month YYYY-MM] [--all]
+[--language ja|en]``.
 
-Prints what every reader of the club's pages sees (``selectors.visibility.common_visibility``:
-no private tournament's deals for a public club, no frozen round's); ``--all`` adds them, as the
-club's own staff see the standings."""
+The header row is in ``--language`` (the site's own language, Japanese, unless given), as the
+``?format=csv`` download's is in its reader's: the same reader and language give the same
+bytes. Prints what every reader of the club's pages sees
+(``selectors.visibility.common_visibility``: no private tournament's deals for a public club, no
+frozen round's); ``--all`` adds them, as the club's own staff see the standings."""
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
 
 from tournaments.exports import write_csv
 from tournaments.models import Club, Game
@@ -34,14 +39,21 @@ class Command(BaseCommand):
             "public club, rounds of a standings freeze), as the club's staff see them",
         )
         parser.add_argument(
+            "--language",
+            choices=[code for code, _name in settings.LANGUAGES],
+            default=settings.LANGUAGE_CODE,
+            help="the header row's language (default: the site's, %(default)s)",
+        )
+        parser.add_argument(
             "--no-bom",
             action="store_true",
             help="plain UTF-8 (default: UTF-8 with a byte-order mark, for spreadsheet apps)",
         )
 
     def handle(
-        self, *args, club, game, month=None, min_deals=0, no_bom=False, everything=False, **options
-    ):
+        self, *args, club, game, month=None, min_deals=0, no_bom=False, everything=False,
+        language=None, **options,
+    ):  # fmt: skip
         found = Club.objects.filter(slug=club).first()
         if found is None:
             raise CommandError(f"no club with address {club!r}")
@@ -60,4 +72,5 @@ class Command(BaseCommand):
             club=found, game=game, period=period, min_deals=min_deals, visibility=visibility
         )
         self.stdout.ending = ""
-        write_csv(self.stdout, result, bom=not no_bom)
+        with translation.override(language or settings.LANGUAGE_CODE):
+            write_csv(self.stdout, result, bom=not no_bom)

@@ -44,6 +44,7 @@ from .rounds import (
     table_players,
     tournament_state,
 )
+from .seen import SEEN_MINUTES, tables_seen
 from .standings import (
     RANK_SCALE,
     SITOUT_RANK_POINTS,
@@ -60,6 +61,7 @@ from .standings import (
 
 __all__ = [
     "RANK_SCALE",
+    "SEEN_MINUTES",
     "SITOUT_RANK_POINTS",
     "TIEBREAKS",
     "OpenDeal",
@@ -100,6 +102,7 @@ __all__ = [
     "table_deals",
     "table_players",
     "table_totals",
+    "tables_seen",
     "tournament_for_reader",
     "tournament_staff",
     "tournament_standings",

@@ -38,6 +38,7 @@ from .rounds import (
     table_label,
     tournament_finish,
 )
+from .seen import table_seen
 from .staff import (
     tournament_freeze_set,
     tournament_staff_add,
@@ -62,7 +63,7 @@ __all__ = [
     "pin_lockouts_clear", "pin_normalize", "pin_revoke", "pin_unknown_tournament", "playing_ids",
     "round_draw", "round_finish", "round_start", "round_swap", "table_deal_check",
     "table_deal_correct", "table_deal_drop", "table_deal_record", "table_deal_restore",
-    "table_label", "timer_start", "timer_stop", "tournament_create", "tournament_finish",
-    "tournament_freeze_set", "tournament_staff_add", "tournament_staff_remove",
+    "table_label", "table_seen", "timer_start", "timer_stop", "tournament_create",
+    "tournament_finish", "tournament_freeze_set", "tournament_staff_add", "tournament_staff_remove",
     "tournament_standings_reveal",
 ]  # fmt: skip

@@ -61,6 +61,13 @@ MESSAGES = {
     "pin_wrong": N_("That PIN is not valid for this tournament."),
     "pin_throttled": N_("Too many wrong PINs. Wait a few minutes and ask the staff."),
     "not_at_table": N_("You are not seated at this table."),
+    "round_finished_late": N_(
+        "Round %(number)s was finished before this deal reached efuda: show this to the "
+        "staff. They can count it as a late deal."
+    ),
+    "late_tournament_finished": N_(
+        "The tournament is finished: a late deal of round %(number)s can no longer be counted."
+    ),
     "correct_staff_only": N_(
         "At this tournament deals count as soon as they are recorded, so only the staff "
         "correct them: ask the staff."

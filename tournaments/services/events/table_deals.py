@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from ...deal_data import reason_code
 from ...models import (
     ConfirmationState,
     Deal,
@@ -26,13 +27,18 @@ def table_deal_record(
     user=None,
     staff: bool = False,
     client_id=None,
+    made_at=None,
 ) -> Deal:
     """Record a deal at a tournament table (by a seated PIN holder or by staff).
 
     The deal is an ordinary session deal; its ``DealConfirmation`` says whether it counts in
     the official standings yet (staff entries, and all entries when the tournament does not ask
     for confirmation, count at once). A repeated ``client_id`` returns the deal already recorded
-    (marked ``already_recorded``), even once the round has finished."""
+    (marked ``already_recorded``), even once the round has finished.
+
+    After the round was finished only the staff record at its tables, until the tournament is
+    finished: such a deal is late (marked, with who allowed it and ``made_at``, when the phone
+    made it) and counts at once; a player's is refused (``round_finished_late``)."""
     with transaction.atomic():
         table = TournamentTable.objects.select_related("round__tournament", "session").get(
             pk=table.pk
@@ -46,22 +52,39 @@ def table_deal_record(
                 return existing
         if rnd.started_at is None or table.session is None:
             raise _fail("__all__", "round_not_started", number=rnd.number)
-        if rnd.finished_at is not None:
-            raise _fail("__all__", "round_finished", number=rnd.number)
-        deal = deal_record(session=table.session, data=data, user=user, client_id=client_id)
+        late = rnd.finished_at is not None
+        if late and not staff:
+            raise _fail("__all__", "round_finished_late", number=rnd.number)
+        if late and rnd.tournament.finished_at is not None:
+            raise _fail("__all__", "late_tournament_finished", number=rnd.number)
+        deal = deal_record(
+            session=table.session, data=data, user=user, client_id=client_id, late=late
+        )
         if deal.already_recorded:  # recorded before: its confirmation may be written now
             club_version_bump(club_id=deal.club_id)
+        elif late:
+            _history_says_late(deal, rnd.number, user)
         confirmed = staff or not rnd.tournament.require_confirmation
         DealConfirmation.objects.get_or_create(
             deal=deal,
             defaults={
                 "table": table,
                 "state": ConfirmationState.CONFIRMED if confirmed else ConfirmationState.PENDING,
-                "recorded_by": None if staff else entry,
+                "recorded_by": entry if (entry is not None and not staff) or late else None,
                 "decided_by_user": _user(user) if staff else None,
+                "late": late,
+                "late_allowed_by": _user(user) if late else None,
+                "made_at": made_at,
             },
         )
     return deal
+
+
+def _history_says_late(deal: Deal, number: int, user) -> None:
+    """The deal's history: recorded late (``late:<round>``), by the staff member who counted it."""
+    deal.history.filter(history_type="+").update(
+        history_change_reason=reason_code("late", number), history_user=_user(user)
+    )
 
 
 def _confirmation(deal: Deal) -> DealConfirmation:

@@ -68,6 +68,8 @@ def tournament_detail_view(request, tournament_id: int):
     names = sel.names_of(tournament)
     staff = sel.is_staff(request.reader, tournament)
     hidden = sel.results_hidden(tournament)
+    # A round hidden by the freeze hides its tables' deal counts too (selectors/visibility.py).
+    frozen = None if staff or rnd is None else sel.freeze_round(tournament)
     results = None
     if tournament.finished_at is not None and (staff or not hidden):
         standings = sel.tournament_standings(tournament=tournament)
@@ -82,6 +84,7 @@ def tournament_detail_view(request, tournament_id: int):
             "my_table": sel.entry_table(tournament, entry) if entry else None,
             "is_staff": staff,
             "results_hidden": hidden,
+            "counts_hidden": frozen is not None and rnd.number > frozen,
             "results": results,
         },
     )

@@ -75,11 +75,24 @@ def round_start_view(request, tournament, number: int):
     return _back(tournament, "#round")
 
 
+def _may_be_incomplete(tournament, rnd, view) -> tuple[str, list]:
+    """The tables that may still miss a deal, and how efuda knows: "count" (fewer deals than
+    the round asks), "seen" (a timed round: PIN holders seen in the last minutes) or
+    "unknown" (efuda cannot tell: none listed, and the page says so)."""
+    limit = tournament.deals_per_round
+    if limit:
+        return "count", [t for t in view.tables if t.deal_count < limit]
+    if tournament.minutes_per_round or rnd.timer_left is not None or rnd.timer_ends_at:
+        seen = sel.tables_seen([t.table.pk for t in view.tables])
+        return "seen", [t for t in view.tables if t.table.pk in seen]
+    return "unknown", []
+
+
 def _finish_page(request, tournament, rnd, form, error="", status=200):
     waiting = sel.open_deals(tournament, rnd=rnd, states=["pending"])
     disputed = sel.open_deals(tournament, rnd=rnd, states=["disputed"])
     view = sel.round_view(rnd)
-    limit = tournament.deals_per_round
+    known, incomplete = _may_be_incomplete(tournament, rnd, view)
     return render(
         request,
         "tournaments/events/finish.html",
@@ -92,8 +105,11 @@ def _finish_page(request, tournament, rnd, form, error="", status=200):
                 for item in waiting
             ],  # fmt: skip
             "disputed": disputed,
-            "short": [t for t in view.tables if limit and t.deal_count < limit],
-            "deals_per_round": limit,
+            "known": known,
+            "incomplete": incomplete,
+            "tables": view.tables,
+            "seen_minutes": sel.SEEN_MINUTES,
+            "deals_per_round": tournament.deals_per_round,
             "is_last": rnd.number >= tournament.rounds_planned,
             "results_hidden": sel.results_hidden(tournament),
             "error": error,
@@ -106,8 +122,9 @@ def _finish_page(request, tournament, rnd, form, error="", status=200):
 @refusals
 def round_finish_view(request, tournament_id: int, number: int):
     """GET: what finishing the round leaves behind (deals still waiting, each with a decision
-    to make; disputed deals; tables short of their deals) and, for the last round, that it
-    finishes the tournament. POST: finish with those decisions."""
+    to make; disputed deals; the tables that may be incomplete) and, for the last round, that
+    it finishes the tournament; once finished, where a late deal of its tables is counted.
+    POST: finish with those decisions."""
     tournament = staff_only(request, tournament_id)
     rnd = _round(tournament, number)
     waiting_ids = [

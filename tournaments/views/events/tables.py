@@ -27,7 +27,9 @@ from ..entry import entry_context, preview_input, similar_to
 from ..outbox import (
     author_refusal,
     is_outbox,
+    late_unlock,
     live_form_html,
+    made_of,
     outbox_reply,
     pin_author,
     similar_reply,
@@ -58,6 +60,8 @@ def _table_access(request, tournament_id: int, table_id: int):
         if sel.can_see(request.reader, tournament, entry):
             raise table_refusal(request, tournament, table, entry)
         raise Http404
+    if not staff and table.round.finished_at is None:
+        svc.table_seen(table_id=table.pk)  # its round may still be playing here
     return tournament, table, entry, staff
 
 
@@ -143,9 +147,16 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
     rows = sel.table_deals(table, names=names, deleted=staff)
     rnd = table.round
     open_ = rnd.started_at is not None and rnd.finished_at is None
+    # After the round was finished the staff still count a late deal, until the tournament is
+    # finished; a player's phone still shows what it keeps (the round's refusals).
+    late = bool(staff and rnd.finished_at and table.session and tournament.finished_at is None)
     live_count = sum(1 for r in rows if not r.deal.is_deleted)
     limit = tournament.deals_per_round
-    context = _entry_context(tournament, table, form, None) if open_ else {}
+    context = (
+        _entry_context(tournament, table, form, None)
+        if (open_ or late) and form is not None
+        else {}
+    )
     if open_ and form is not None:  # the phone scores what it keeps while offline
         context["offline"] = offline_scoring(
             session=table.session, names=form.names, table=list(table.seats)
@@ -163,10 +174,15 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
             "totals": sel.table_totals(table, rows, names),
             "live_count": live_count,
             "deals_per_round": limit,
-            "full": bool(open_ and limit and live_count >= limit),
+            "full": bool((open_ or late) and limit and live_count >= limit),
             "replaced": sel.replaced_names(table, names),
             "require_confirmation": tournament.require_confirmation,
             "open": open_,
+            "late": late,
+            # A refused post where no form is shown (a player's, after the round finished).
+            "refused": form.non_field_errors() if form is not None and form.is_bound else [],
+            "late_authors": pin_author(entry) if late and entry is not None else "",
+            "live_url": reverse("tournament_table_preview", args=[tournament.pk, table.pk]),
             "label": f"R{rnd.number}-T{table.number}",
             "is_napoleon": tournament.game == Game.NAPOLEON,
             "my_entry_id": entry.pk if entry else None,
@@ -184,7 +200,11 @@ def _render_table(request, tournament, table, entry, staff, form, status=200):
 @require_POST
 def table_record_view(request, tournament_id: int, table_id: int):
     tournament, table, entry, staff = _table_access(request, tournament_id, table_id)
-    refusal = author_refusal(request, table_author(request, entry, staff))
+    author = table_author(request, entry, staff)
+    unlocked = staff and entry is not None and late_unlock(request, pin_author(entry))
+    if unlocked:
+        author = pin_author(entry)  # the staff count this phone's player's late deal
+    refusal = author_refusal(request, author)
     if refusal is not None:  # an outbox item entered by someone else on this phone
         return refusal
     if table.session is None:  # the round has not started: its page says so
@@ -200,10 +220,11 @@ def table_record_view(request, tournament_id: int, table_id: int):
             deal = svc.table_deal_record(
                 table=table,
                 data=data,
-                entry=entry,
+                entry=entry if unlocked or not staff else None,  # whose deal it is
                 user=request.user,
                 staff=staff,
                 client_id=form.cleaned_data.get("client_id"),
+                made_at=made_of(request),
             )
         except EfudaError as err:
             add_efuda_error(form, err, names)
@@ -213,6 +234,8 @@ def table_record_view(request, tournament_id: int, table_id: int):
                 return outbox_reply(request, deal=deal, next_url=next_url)
             if deal.already_recorded:
                 messages.info(request, _("No. %(seq)s was already recorded.") % {"seq": deal.seq})
+            elif table.round.finished_at is not None:
+                messages.success(request, _("Late deal counted."))
             else:
                 recorded = (
                     _("Deal recorded.")
