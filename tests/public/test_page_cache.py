@@ -241,3 +241,21 @@ def test_pages_for_the_cache_use_a_replica_only_once_it_caught_up(
     monkeypatch.setattr(page_cache, "replica_caught_up", lambda **kw: True)
     assert standings(client, public_club).status_code == 200
     assert entered == [True]
+
+
+def test_a_visitor_with_a_message_waiting_gets_it_and_nobody_else_does(
+    client, public_club, history, users
+):
+    from django.test import Client
+
+    standings(client, public_club)  # the visitors' page, kept
+    signed = Client()
+    signed.force_login(users["member"])
+    assert signed.post(reverse("account_logout")).status_code == 302
+    assert signed.cookies["messages"].value  # "signed out", waiting for the next page
+    page = standings(signed, public_club).content.decode()
+    assert 'class="messages"' in page  # shown on the page they come back to
+    # their page with the message was not kept for the others, nor was the kept page served
+    for other in (client, Client()):
+        assert b'class="messages"' not in standings(other, public_club).content
+    assert b'class="messages"' not in standings(signed, public_club).content  # read once
