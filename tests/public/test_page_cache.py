@@ -305,11 +305,13 @@ def test_a_fragment_and_its_page_are_kept_apart(public_club, history):
     t = factories.tournament(club=public_club, ruleset=wiki, entrants=5, is_public=True)
     factories.started_round(t)
     url = reverse("tournament_standings", args=[t.pk])
-    for _ in range(2):  # the second time, both from the cache
-        page = Client().get(url).content.decode()
-        fragment = Client().get(url, HTTP_HX_REQUEST="true").content.decode()
+    for kept in (False, True):  # the second time, both from the cache
+        with CaptureQueriesContext(connection) as queries:
+            page = Client().get(url).content.decode()
+            fragment = Client().get(url, HTTP_HX_REQUEST="true").content.decode()
         assert page.startswith("<!DOCTYPE html>")
         assert fragment.startswith('<div id="ev-standings"')
+        assert (len(queries.captured_queries) == 2) is kept  # the club's version, twice
 
 
 def test_a_page_that_did_not_answer_well_is_not_kept(public_club, history):
