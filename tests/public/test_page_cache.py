@@ -327,3 +327,24 @@ def test_without_a_cache_time_every_read_renders(public_club, history, settings)
     with CaptureQueriesContext(connection) as again:
         assert Client().get(url).status_code == 200
     assert len(again.captured_queries) > 1  # rendered anew, not from the cache
+
+
+def test_the_replica_is_asked_about_the_club_and_the_version_the_page_is_kept_for(
+    client, public_club, history, monkeypatch, users
+):
+    from tournaments.views import page_cache
+
+    asked = []
+
+    def caught_up(**question):
+        asked.append(question)
+        return False
+
+    monkeypatch.setattr(page_cache, "replica_caught_up", caught_up)
+    standings(client, public_club)  # a visitor's whole page
+    expected = {"club_id": public_club.pk, "version": version(public_club)}
+    assert asked == [expected]
+    asked.clear()
+    client.force_login(users["owner"])  # not a member of the public club: a shared part
+    standings(client, public_club)
+    assert asked and all(question == expected for question in asked)
