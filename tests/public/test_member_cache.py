@@ -402,7 +402,7 @@ def test_a_claim_waiting_for_an_owner_comes_with_the_club_and_stays_the_readers_
 
 def test_a_replica_failing_mid_page_leaves_the_primary_to_build_the_parts_again(club, monkeypatch):
     """What the shared parts were built from on a replica that then failed is forgotten: the
-    primary builds it again, and the page is the page."""
+    primary reads it again, and the page is the page."""
     from contextlib import contextmanager
 
     from django.core.cache import cache
@@ -412,15 +412,27 @@ def test_a_replica_failing_mid_page_leaves_the_primary_to_build_the_parts_again(
 
     expected = page(reader(club, "aki"), "standings_all", club, "napoleon")
     cache.clear()
-    failures = []
+    failures, on_replica, read = [], [], []
 
     @contextmanager
     def failing_replica():
-        yield
+        on_replica.append(True)
+        try:
+            yield
+        finally:
+            on_replica.pop()
         raise DatabaseError("the replica went away")
+
+    def note(execute, sql, params, many, context):
+        read.append(("replica" if on_replica else "primary", sql))
+        return execute(sql, params, many, context)
 
     monkeypatch.setattr(page_cache, "replica_caught_up", lambda **kw: True)
     monkeypatch.setattr(page_cache, "reading_replica", failing_replica)
     monkeypatch.setattr(page_cache, "replica_failed", failures.append)
-    again = page(reader(club, "aki"), "standings_all", club, "napoleon")
-    assert failures and section(again, "<table") == section(expected, "<table")
+    with connection.execute_wrapper(note):
+        again = page(reader(club, "aki"), "standings_all", club, "napoleon")
+    assert failures and all(isinstance(error, DatabaseError) for error in failures)
+    assert section(again, "<table") == section(expected, "<table")
+    standings_reads = {where for where, sql in read if "tournaments_standingaggregate" in sql}
+    assert standings_reads == {"replica", "primary"}  # read again where it can be trusted
