@@ -30,8 +30,23 @@ PURE = ("tests/scoring/", "tests/rules/")
 DEALS = (
     "tests/services/test_deals.py",
     "tests/services/test_deal_refusals.py",
+    "tests/services/test_deal_versions.py",  # each service moves the version itself
     "tests/hardening/test_client_id.py",
     "tests/accounts/test_merge.py",  # a merge re-scores the merged player's deals
+)
+
+# who reads, and what they may do and see (tournaments/reader.py, permissions.py)
+ACCESS = (
+    "tests/architecture/test_reader.py",
+    "tests/views/test_club_for_request.py",
+    "tests/views/test_permissions.py",
+)
+PAGE_CACHE = ("tests/public/test_page_cache.py", "tests/public/test_member_cache.py")
+MEMBERS = ("tests/accounts/test_owners.py", "tests/accounts/test_leaving.py")
+MERGE = (
+    "tests/accounts/test_merge.py",
+    "tests/accounts/test_merge_preview.py",
+    "tests/accounts/test_undo.py",
 )
 
 # module prefix of a mutant -> (the test paths that may judge it, whether they are pure)
@@ -40,6 +55,13 @@ SCOPES: dict[str, tuple[tuple[str, ...], bool]] = {
     "rules.": (PURE, True),
     "tournaments.ranking.": (("tests/selectors/test_ranking.py",), True),
     "tournaments.services.deals.": (DEALS, False),
+    "tournaments.reader.": (ACCESS, False),
+    "tournaments.permissions.": (ACCESS, False),
+    "tournaments.selectors.visibility.": (("tests/selectors/test_visibility.py",), False),
+    "tournaments.views.page_cache.": (PAGE_CACHE, False),
+    "tournaments.services.cache.": (("tests/services/test_club_versions.py",), False),
+    "tournaments.services.members.": (MEMBERS, False),
+    "tournaments.services.merge.": (MERGE, False),
 }
 
 

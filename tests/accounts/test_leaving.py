@@ -180,3 +180,16 @@ def test_adding_a_member_finds_the_user_name_in_any_case(club, users):
     twin = factories.UserFactory(username="newbie")  # two spellings: the exact one wins
     assert member_add(club=club, username="newbie", role="member").user == twin
     assert Invitation.objects.count() == 0
+
+
+def test_a_blank_user_name_adds_nobody_whatever_the_accounts_are_called(club, users):
+    from core.errors import EfudaError
+
+    for odd in ("XXXX", "None", "null", "_"):  # names a blank might be mistaken for
+        factories.UserFactory(username=odd)
+    members = Membership.objects.filter(club=club).count()
+    for blank in ("", "   ", None):
+        with pytest.raises(EfudaError) as refused:
+            member_add(club=club, username=blank, role="member")
+        assert refused.value.params == {"username": ""}
+    assert Membership.objects.filter(club=club).count() == members

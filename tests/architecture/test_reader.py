@@ -110,3 +110,22 @@ def test_a_reader_is_made_of_a_user_or_nobody():
     assert reader.user is user and Reader.of(reader) is reader
     nobody = Reader.of(None)
     assert not nobody.is_authenticated and nobody.pk is None and not nobody.is_superuser
+
+
+@pytest.mark.django_db
+def test_a_request_has_one_reader_until_its_user_changes():
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/")
+    request.user = AnonymousUser()
+    reader = Reader.of_request(request)  # a request the middleware did not see
+    assert request.reader is reader and reader.user is request.user
+    assert Reader.of_request(request) is reader
+    reader.roles[1] = "member"
+    request.user = factories.UserFactory(username="logged-in-now")  # a login
+    fresh = Reader.of_request(request)
+    assert fresh is not reader and request.reader is fresh and fresh.roles == {}
+    assert fresh.is_authenticated and fresh.pk == request.user.pk and not fresh.is_superuser
+    staff = Reader.of(factories.UserFactory(username="site-staff", is_superuser=True))
+    assert staff.is_superuser and staff.is_authenticated

@@ -398,3 +398,41 @@ def test_a_claim_waiting_for_an_owner_comes_with_the_club_and_stays_the_readers_
     assert my_claim(page(reader(club, "aki", "en"), "club_home", club)) == ""  # has a player
     claim_reject(claim=claim, by=club["people"]["own"])
     assert my_claim(page(client, "club_home", club)) == ""
+
+
+def test_a_replica_failing_mid_page_leaves_the_primary_to_build_the_parts_again(club, monkeypatch):
+    """What the shared parts were built from on a replica that then failed is forgotten: the
+    primary reads it again, and the page is the page."""
+    from contextlib import contextmanager
+
+    from django.core.cache import cache
+    from django.db import DatabaseError
+
+    from tournaments.views import page_cache
+
+    expected = page(reader(club, "aki"), "standings_all", club, "napoleon")
+    cache.clear()
+    failures, on_replica, read = [], [], []
+
+    @contextmanager
+    def failing_replica():
+        on_replica.append(True)
+        try:
+            yield
+        finally:
+            on_replica.pop()
+        raise DatabaseError("the replica went away")
+
+    def note(execute, sql, params, many, context):
+        read.append(("replica" if on_replica else "primary", sql))
+        return execute(sql, params, many, context)
+
+    monkeypatch.setattr(page_cache, "replica_caught_up", lambda **kw: True)
+    monkeypatch.setattr(page_cache, "reading_replica", failing_replica)
+    monkeypatch.setattr(page_cache, "replica_failed", failures.append)
+    with connection.execute_wrapper(note):
+        again = page(reader(club, "aki"), "standings_all", club, "napoleon")
+    assert failures and all(isinstance(error, DatabaseError) for error in failures)
+    assert section(again, "<table") == section(expected, "<table")
+    standings_reads = {where for where, sql in read if "tournaments_standingaggregate" in sql}
+    assert standings_reads == {"replica", "primary"}  # read again where it can be trusted

@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests import factories
@@ -175,7 +178,6 @@ def test_site_staff_in_the_admin_move_the_version(how, admin_client, public_club
 
 
 def test_each_visitor_gets_their_own_csrf_token(client, public_club, history):
-    from django.test import Client
 
     standings(client, public_club)
     other = Client()
@@ -241,3 +243,108 @@ def test_pages_for_the_cache_use_a_replica_only_once_it_caught_up(
     monkeypatch.setattr(page_cache, "replica_caught_up", lambda **kw: True)
     assert standings(client, public_club).status_code == 200
     assert entered == [True]
+
+
+def test_a_visitor_with_a_message_waiting_gets_it_and_nobody_else_does(
+    client, public_club, history, users
+):
+
+    standings(client, public_club)  # the visitors' page, kept
+    signed = Client()
+    signed.force_login(users["member"])
+    assert signed.post(reverse("account_logout")).status_code == 302
+    assert signed.cookies["messages"].value  # "signed out", waiting for the next page
+    page = standings(signed, public_club).content.decode()
+    assert 'class="messages"' in page  # shown on the page they come back to
+    # their page with the message was not kept for the others, nor was the kept page served
+    for other in (client, Client()):
+        assert b'class="messages"' not in standings(other, public_club).content
+    assert b'class="messages"' not in standings(signed, public_club).content  # read once
+
+
+# What the visitors' page cache keeps, and for whom: a kept page is served with what made it a
+# page (its type, a file's name), only to a visitor who would have got the same page (the same
+# address, language, fragment or page), and only a page that answered well; a HEAD is served
+# like a GET, and with the cache switched off every read renders.
+def _standings(club, **query):
+    url = reverse("standings_all", args=[club.slug, "napoleon"])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def test_a_kept_file_keeps_its_type_and_its_name(public_club, history, django_assert_num_queries):
+    url = _standings(public_club, format="csv")
+    first = Client().get(url)
+    assert first.status_code == 200 and first["Content-Type"].startswith("text/csv")
+    assert "attachment" in first["Content-Disposition"]
+    with django_assert_num_queries(1):  # the club's version: the file comes from the cache
+        again = Client().get(url)
+    assert again.content == first.content
+    assert again["Content-Type"] == first["Content-Type"]
+    assert again["Content-Disposition"] == first["Content-Disposition"]
+
+
+def test_a_head_is_served_from_the_kept_page(public_club, history, django_assert_num_queries):
+    url = _standings(public_club)
+    assert Client().get(url).status_code == 200
+    with django_assert_num_queries(1):
+        assert Client().head(url).status_code == 200
+
+
+def test_each_address_and_language_keeps_its_own_page(public_club, history):
+    url = _standings(public_club)
+    japanese = Client(HTTP_ACCEPT_LANGUAGE="ja").get(url).content.decode()
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get(url).content.decode()
+    assert 'lang="ja"' in japanese and 'lang="en"' in english
+    assert 'lang="en"' in Client(HTTP_ACCEPT_LANGUAGE="en").get(url).content.decode()
+    few = Client().get(_standings(public_club, min_deals=999)).content
+    assert few != Client().get(url).content
+
+
+def test_a_fragment_and_its_page_are_kept_apart(public_club, history):
+    wiki = history["nap_rules"]
+    t = factories.tournament(club=public_club, ruleset=wiki, entrants=5, is_public=True)
+    factories.started_round(t)
+    url = reverse("tournament_standings", args=[t.pk])
+    for kept in (False, True):  # the second time, both from the cache
+        with CaptureQueriesContext(connection) as queries:
+            page = Client().get(url).content.decode()
+            fragment = Client().get(url, HTTP_HX_REQUEST="true").content.decode()
+        assert page.startswith("<!DOCTYPE html>")
+        assert fragment.startswith('<div id="ev-standings"')
+        assert (len(queries.captured_queries) == 2) is kept  # the club's version, twice
+
+
+def test_a_page_that_did_not_answer_well_is_not_kept(public_club, history):
+    url = reverse("player_detail", args=[public_club.slug, 999_999])
+    for _ in range(2):
+        assert Client().get(url).status_code == 404
+
+
+def test_without_a_cache_time_every_read_renders(public_club, history, settings):
+    settings.EFUDA_PAGE_CACHE_SECONDS = 0
+    url = _standings(public_club)
+    assert Client().get(url).status_code == 200
+    with CaptureQueriesContext(connection) as again:
+        assert Client().get(url).status_code == 200
+    assert len(again.captured_queries) > 1  # rendered anew, not from the cache
+
+
+def test_the_replica_is_asked_about_the_club_and_the_version_the_page_is_kept_for(
+    client, public_club, history, monkeypatch, users
+):
+    from tournaments.views import page_cache
+
+    asked = []
+
+    def caught_up(**question):
+        asked.append(question)
+        return False
+
+    monkeypatch.setattr(page_cache, "replica_caught_up", caught_up)
+    standings(client, public_club)  # a visitor's whole page
+    expected = {"club_id": public_club.pk, "version": version(public_club)}
+    assert asked == [expected]
+    asked.clear()
+    client.force_login(users["owner"])  # not a member of the public club: a shared part
+    standings(client, public_club)
+    assert asked and all(question == expected for question in asked)
