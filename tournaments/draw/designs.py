@@ -54,14 +54,29 @@ SGP_8_4_10 = (
      (4, 15, 22, 29), (5, 14, 23, 28), (6, 13, 20, 31), (7, 12, 21, 30)),
 )  # fmt: skip
 
-# GF(4) = {0, 1, a, a + 1} as 0, 1, 2, 3: addition is XOR, multiplication by a² = a + 1
-_GF4_MUL = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
+
+def _gf2_mul(q: int, poly: int):
+    """Multiplication in GF(q), q = 4 or 8: polynomials over GF(2) as bit strings, reduced
+    modulo ``poly`` (x² + x + 1 for GF(4), x³ + x + 1 for GF(8))."""
+
+    def mul(x: int, y: int) -> int:
+        product = 0
+        while y:
+            if y & 1:
+                product ^= x
+            y >>= 1
+            x <<= 1
+            if x & q:
+                x ^= poly
+        return product
+
+    return mul
 
 
 def _field(q: int):
-    """Addition and multiplication of the field of q elements (q = 3, 4, 5 or 7)."""
-    if q == 4:
-        return (lambda x, y: x ^ y), (lambda x, y: _GF4_MUL[x][y])
+    """Addition and multiplication of the field of q elements (q = 3, 4, 5, 7 or 8)."""
+    if q in (4, 8):
+        return (lambda x, y: x ^ y), _gf2_mul(q, {4: 0b111, 8: 0b1011}[q])
     return (lambda x, y: (x + y) % q), (lambda x, y: x * y % q)
 
 
@@ -80,6 +95,27 @@ def affine_plane(q: int) -> tuple:
     return tuple(rounds)
 
 
+def affine_space(q: int) -> tuple:
+    """The lines of the affine space of dimension 3 over the field of q elements (q = 3 or
+    4): point (x, y, z) is player q²·x + q·y + z; a round per direction (d₁, d₂, d₃), taken
+    with its first non-zero coordinate 1 (q² + q + 1 rounds), its tables the q² parallel lines
+    {p + t·d : t} of that direction. Two points lie on exactly one line."""
+    add, mul = _field(q)
+    points = [(x, y, z) for x in range(q) for y in range(q) for z in range(q)]
+    directions = [d for d in points if d != (0, 0, 0) and next(c for c in d if c) == 1]
+    rounds = []
+    for d in directions:
+        seen, tables = set(), []
+        for p in points:
+            if p in seen:
+                continue
+            line = [tuple(add(p[i], mul(t, d[i])) for i in range(3)) for t in range(q)]
+            seen.update(line)
+            tables.append(tuple(sorted(q * q * x + q * y + z for x, y, z in line)))
+        rounds.append(tuple(tables))
+    return tuple(rounds)
+
+
 def grid(k: int) -> tuple:
     """k² players on a k × k grid: the rows, the columns and the cyclic diagonals."""
     rows = tuple(tuple(k * i + j for j in range(k)) for i in range(k))
@@ -91,7 +127,9 @@ def grid(k: int) -> tuple:
 @cache
 def designs() -> dict[tuple[int, int], tuple]:
     """(players, table size) → the rounds of the design (tuples of tables of players)."""
-    known = {(q * q, q): affine_plane(q) for q in (3, 4, 5, 7)}
+    known = {(q * q, q): affine_plane(q) for q in (3, 4, 5, 7, 8)}
+    known[27, 3] = affine_space(3)
+    known[64, 4] = affine_space(4)
     known[36, 6] = grid(6)
     known[32, 4] = SGP_8_4_10
     return known
