@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from .rotational import rotational_designs
+
 # one line per round, the tables of 4 in it; see the module's docstring for where it comes from
 SGP_8_4_10 = (
     ((0, 1, 2, 3), (4, 5, 6, 7), (8, 9, 10, 11), (12, 13, 14, 15),
@@ -130,6 +132,7 @@ def designs() -> dict[tuple[int, int], tuple]:
     known = {(q * q, q): affine_plane(q) for q in (3, 4, 5, 7, 8)}
     known[27, 3] = affine_space(3)
     known[64, 4] = affine_space(4)
+    known.update(rotational_designs())
     known[36, 6] = grid(6)
     known[32, 4] = SGP_8_4_10
     return known
