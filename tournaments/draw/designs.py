@@ -9,10 +9,17 @@ Every other field goes through the search.
 
 The designs, players numbered 0 … n − 1:
 
-- the *affine planes* of order q = 3, 4, 5, 7 (``affine_plane``): the q² points of the plane
-  over the field of q elements, a round per direction (q + 1 rounds), its tables the q
+- the *affine planes* of order q = 3, 4, 5, 7, 8 (``affine_plane``): the q² points of the
+  plane over the field of q elements, a round per direction (q + 1 rounds), its tables the q
   parallel lines of that direction: 9 players in tables of 3 for 4 rounds, 16 in tables of 4
-  for 5, 25 in tables of 5 for 6, 49 in tables of 7 for 8;
+  for 5, 25 in tables of 5 for 6, 49 in tables of 7 for 8, 64 in tables of 8 for 9 (GF(4)
+  and GF(8) as polynomials over GF(2) modulo x² + x + 1 and x³ + x + 1);
+- the *lines of the affine spaces* AG(3, 3) and AG(3, 4) (``affine_space``): a round per
+  direction, its tables the parallel lines: 27 players in tables of 3 for 13 rounds, 64 in
+  tables of 4 for 21;
+- the Kirkman triple systems for 15, 21, 33, 39, 45, 51, 57 and 63 players and the
+  resolvable designs with tables of 4 for 28, 40 and 52 (``rotational.py``, where it says how
+  each was found): stored as base classes, each round a cyclic shift of one;
 - 36 players in tables of 6 for 3 rounds (``grid``): the rows, the columns and the cyclic
   diagonals of a 6 × 6 grid (a Latin square; no two orthogonal ones exist for 6, so 3
   rounds are the most);

@@ -14,11 +14,17 @@ at distance d; a fixed player with a level) is met once. Two shapes are used:
   (k − 1)): the base class holds {∞, 0, s, 2s …} (s = steps) and, with each table T, the
   tables T + s, T + 2s … (shifting by s leaves the class as it is, so ``steps`` shifts give
   all its rounds);
-- *Z_g on two (or four) levels and ∞* (g = steps, one or two base classes).
+- *Z_g on two, three or four levels and ∞* (g = steps, one or two base classes).
 
-The base tables were found offline (not at run time) by a seeded random backtracking over
-the base tables, the pair orbits as the constraint (a few seconds to a few minutes a design;
-the seed is noted with each). ``tests/draw/test_designs.py`` checks every design in full.
+The base tables were found offline, not at run time, by a seeded random backtracking (a
+script outside the project, plain Python): fill the base class table by table, the next
+table from the lowest free player (∞ first), its other players drawn in a seeded random
+order among those whose pairs fall in orbits no table has yet; restart with the next seed
+after a fixed number of steps. For 63 the base class was also required to be unchanged by
+multiplying every place by 5 (a cube root of 1 mod 31), which cut the search to seconds.
+Each took from under a second to a few minutes; the seed is noted with each design.
+``tests/draw/test_designs.py`` checks every design in full: each round a partition into
+tables of k, every pair once over the rounds.
 """
 
 from __future__ import annotations
@@ -67,7 +73,7 @@ ROTATIONAL = {
          (9, 15, 19), (38, 39, 50), (10, 11, 22), (40, 53, 55), (12, 25, 27), (13, 18, 44),
          (16, 41, 46)),
     )),
-    # Z_31 on 2 levels and ∞, seed 0, the base class also unchanged by multiplying every place by 5
+    # Z_31 on 2 levels and ∞, seed 0, the base class unchanged by x ↦ 5x
     (63, 3): (31, 2, 31, (
         ((0, 31, 62), (1, 7, 49), (4, 5, 59), (20, 25, 47), (2, 36, 43), (10, 56, 60),
          (19, 32, 52), (3, 23, 48), (15, 22, 54), (13, 17, 53), (6, 8, 34), (9, 30, 46),
