@@ -13,13 +13,14 @@ def keys(n):
     return [f"p{i}" for i in range(1, n + 1)]
 
 
-@pytest.mark.parametrize(
-    ("n", "size", "rounds"),
-    [(9, 3, 4), (16, 4, 5), (25, 5, 6), (49, 7, 8), (36, 6, 3), (32, 4, 10)],
-)
-def test_each_design_is_resolvable_without_a_repeat(n, size, rounds):
-    design = designs()[n, size]
-    assert len(design) == rounds
+# the fields the issue promises (every known resolvable family up to 64 players) and the rest
+KIRKMAN = [(v, 3) for v in range(9, 64, 6)]  # v ≡ 3 (mod 6): 9, 15 … 63
+TABLES_OF_FOUR = [(v, 4) for v in range(16, 65, 12)]  # v ≡ 4 (mod 12): 16, 28 … 64
+AFFINE_PLANES = [(q * q, q) for q in (3, 4, 5, 7, 8)]
+RESOLVABLE = sorted(set(KIRKMAN + TABLES_OF_FOUR + AFFINE_PLANES))
+
+
+def assert_no_pair_twice(design, n, size):
     met = set()
     for tables in design:
         # a partition of the players 0 … n − 1 into tables of the size
@@ -29,7 +30,51 @@ def test_each_design_is_resolvable_without_a_repeat(n, size, rounds):
             for pair in itertools.combinations(sorted(table), 2):
                 assert pair not in met  # no pair at one table twice
                 met.add(pair)
+    return met
+
+
+@pytest.mark.parametrize(("n", "size"), RESOLVABLE)
+def test_each_resolvable_field_has_a_design_where_everyone_meets_everyone_once(n, size):
+    """A resolvable 2-(n, size, 1) design: (n − 1) / (size − 1) rounds, every pair once."""
+    design = designs()[n, size]
+    assert len(design) == (n - 1) // (size - 1)
+    assert len(assert_no_pair_twice(design, n, size)) == n * (n - 1) // 2
+
+
+@pytest.mark.parametrize(("n", "size", "rounds"), [(36, 6, 3), (32, 4, 10)])
+def test_each_other_design_is_resolvable_without_a_repeat(n, size, rounds):
+    design = designs()[n, size]
+    assert len(design) == rounds
+    met = assert_no_pair_twice(design, n, size)
     assert len(met) == rounds * (n // size) * size * (size - 1) // 2
+
+
+def test_no_design_is_stored_beyond_the_listed_fields():
+    assert set(designs()) == set(RESOLVABLE) | {(36, 6), (32, 4)}
+
+
+def _plan_fields():
+    """Each resolvable field for 2 rounds, about half its design's and all of them."""
+    for n, size in RESOLVABLE:
+        full = (n - 1) // (size - 1)
+        for rounds in sorted({2, (full + 1) // 2, full}):
+            yield n, size, rounds
+
+
+@pytest.mark.parametrize(("n", "size", "rounds"), list(_plan_fields()))
+def test_the_plan_seats_each_resolvable_field_without_a_repeat(n, size, rounds):
+    """As the app plans a fresh field (tables of ``size`` preferred, a smaller size also
+    allowed): no pair meets twice, nobody sits out, every table of the size."""
+    allowed = (size - 1, size) if size > 3 else (3, 4)
+    for seed in (1, 2):
+        plan = plan_rounds(
+            keys(n), rounds=rounds, sizes_allowed=allowed, preferred=size, seed=seed * 100 + 1
+        )
+        assert len(plan.rounds) == rounds
+        assert repeat_count(plan.as_past()) == 0
+        for d in plan.rounds:
+            assert not d.sitouts and all(len(t) == size for t in d.tables)
+            assert sorted(p for t in d.tables for p in t) == sorted(keys(n))
 
 
 def test_the_social_golfer_design_has_every_player_meet_thirty_others():

@@ -9,10 +9,17 @@ Every other field goes through the search.
 
 The designs, players numbered 0 … n − 1:
 
-- the *affine planes* of order q = 3, 4, 5, 7 (``affine_plane``): the q² points of the plane
-  over the field of q elements, a round per direction (q + 1 rounds), its tables the q
+- the *affine planes* of order q = 3, 4, 5, 7, 8 (``affine_plane``): the q² points of the
+  plane over the field of q elements, a round per direction (q + 1 rounds), its tables the q
   parallel lines of that direction: 9 players in tables of 3 for 4 rounds, 16 in tables of 4
-  for 5, 25 in tables of 5 for 6, 49 in tables of 7 for 8;
+  for 5, 25 in tables of 5 for 6, 49 in tables of 7 for 8, 64 in tables of 8 for 9 (GF(4)
+  and GF(8) as polynomials over GF(2) modulo x² + x + 1 and x³ + x + 1);
+- the *lines of the affine spaces* AG(3, 3) and AG(3, 4) (``affine_space``): a round per
+  direction, its tables the parallel lines: 27 players in tables of 3 for 13 rounds, 64 in
+  tables of 4 for 21;
+- the Kirkman triple systems for 15, 21, 33, 39, 45, 51, 57 and 63 players and the
+  resolvable designs with tables of 4 for 28, 40 and 52 (``rotational.py``, where it says how
+  each was found): stored as base classes, each round a cyclic shift of one;
 - 36 players in tables of 6 for 3 rounds (``grid``): the rows, the columns and the cyclic
   diagonals of a 6 × 6 grid (a Latin square; no two orthogonal ones exist for 6, so 3
   rounds are the most);
@@ -29,6 +36,8 @@ The designs, players numbered 0 … n − 1:
 from __future__ import annotations
 
 from functools import cache
+
+from .rotational import rotational_designs
 
 # one line per round, the tables of 4 in it; see the module's docstring for where it comes from
 SGP_8_4_10 = (
@@ -54,14 +63,29 @@ SGP_8_4_10 = (
      (4, 15, 22, 29), (5, 14, 23, 28), (6, 13, 20, 31), (7, 12, 21, 30)),
 )  # fmt: skip
 
-# GF(4) = {0, 1, a, a + 1} as 0, 1, 2, 3: addition is XOR, multiplication by a² = a + 1
-_GF4_MUL = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
+
+def _gf2_mul(q: int, poly: int):
+    """Multiplication in GF(q), q = 4 or 8: polynomials over GF(2) as bit strings, reduced
+    modulo ``poly`` (x² + x + 1 for GF(4), x³ + x + 1 for GF(8))."""
+
+    def mul(x: int, y: int) -> int:
+        product = 0
+        while y:
+            if y & 1:
+                product ^= x
+            y >>= 1
+            x <<= 1
+            if x & q:
+                x ^= poly
+        return product
+
+    return mul
 
 
 def _field(q: int):
-    """Addition and multiplication of the field of q elements (q = 3, 4, 5 or 7)."""
-    if q == 4:
-        return (lambda x, y: x ^ y), (lambda x, y: _GF4_MUL[x][y])
+    """Addition and multiplication of the field of q elements (q = 3, 4, 5, 7 or 8)."""
+    if q in (4, 8):
+        return (lambda x, y: x ^ y), _gf2_mul(q, {4: 0b111, 8: 0b1011}[q])
     return (lambda x, y: (x + y) % q), (lambda x, y: x * y % q)
 
 
@@ -80,6 +104,27 @@ def affine_plane(q: int) -> tuple:
     return tuple(rounds)
 
 
+def affine_space(q: int) -> tuple:
+    """The lines of the affine space of dimension 3 over the field of q elements (q = 3 or
+    4): point (x, y, z) is player q²·x + q·y + z; a round per direction (d₁, d₂, d₃), taken
+    with its first non-zero coordinate 1 (q² + q + 1 rounds), its tables the q² parallel lines
+    {p + t·d : t} of that direction. Two points lie on exactly one line."""
+    add, mul = _field(q)
+    points = [(x, y, z) for x in range(q) for y in range(q) for z in range(q)]
+    directions = [d for d in points if d != (0, 0, 0) and next(c for c in d if c) == 1]
+    rounds = []
+    for d in directions:
+        seen, tables = set(), []
+        for p in points:
+            if p in seen:
+                continue
+            line = [tuple(add(p[i], mul(t, d[i])) for i in range(3)) for t in range(q)]
+            seen.update(line)
+            tables.append(tuple(sorted(q * q * x + q * y + z for x, y, z in line)))
+        rounds.append(tuple(tables))
+    return tuple(rounds)
+
+
 def grid(k: int) -> tuple:
     """k² players on a k × k grid: the rows, the columns and the cyclic diagonals."""
     rows = tuple(tuple(k * i + j for j in range(k)) for i in range(k))
@@ -91,7 +136,10 @@ def grid(k: int) -> tuple:
 @cache
 def designs() -> dict[tuple[int, int], tuple]:
     """(players, table size) → the rounds of the design (tuples of tables of players)."""
-    known = {(q * q, q): affine_plane(q) for q in (3, 4, 5, 7)}
+    known = {(q * q, q): affine_plane(q) for q in (3, 4, 5, 7, 8)}
+    known[27, 3] = affine_space(3)
+    known[64, 4] = affine_space(4)
+    known.update(rotational_designs())
     known[36, 6] = grid(6)
     known[32, 4] = SGP_8_4_10
     return known
