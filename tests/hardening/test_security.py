@@ -77,10 +77,11 @@ def test_every_url_refuses_a_post_without_csrf_token():
             response = client.post(url, {"name": "x", "action": "save"})
             if route.name.startswith("api-v1:"):
                 # The API reads no cookie: a browser's logged-in session is nobody there, so a
-                # forged cross-site POST is refused before any CSRF question (docs/api.md).
-                assert response.status_code in (401, 403, 405), (
-                    f"{route.name}: {response.status_code}"
-                )
+                # forged cross-site POST is refused before any CSRF question (docs/api.md). The
+                # PIN exchange asks for no token (its PIN is the credential, in a JSON body):
+                # a form's body is refused as unreadable.
+                refused = (400,) if route.name == "api-v1:table_token" else (401, 403, 405)
+                assert response.status_code in refused, f"{route.name}: {response.status_code}"
             else:
                 assert response.status_code == 403, f"{route.name} {url}: {response.status_code}"
                 assert b"CSRF" in response.content, url
@@ -161,13 +162,13 @@ def test_private_club_is_404_on_every_club_url_for_outsiders():
         for url, ghost in zip(
             urls_for(route, world.objects), urls_for(route, nowhere), strict=True
         ):
-            if route.name in ("tournament_pin", "tournament_table"):
+            if route.name in ("tournament_pin", "tournament_table", "api-v1:table_token"):
                 # PIN holders are outsiders until they log in, so the PIN form (also at a table's
-                # QR address while its round runs) must answer; it must not show which private
-                # tournament it belongs to.
+                # QR address while its round runs, and the API's PIN exchange) must answer; it
+                # must not show which private tournament it belongs to.
                 for client in (anonymous, outsider):
                     for response in (client.get(url), client.post(url, {"pin": "0000"})):
-                        assert response.status_code in (200, 400, 404)
+                        assert response.status_code in (200, 400, 404, 405)  # the API: POST only
                         assert "Secret club" not in response.content.decode()
                 continue
             response = outsider.get(url)
@@ -175,6 +176,11 @@ def test_private_club_is_404_on_every_club_url_for_outsiders():
             response = outsider.post(url, {"name": "x", "action": "save", "pin": "0000"})
             if route.name == "tournament_pin_logout":  # forgets this browser's own PIN only
                 assert response.status_code == 302 and response["Location"].endswith("/pin/")
+            elif route.name.startswith("api-v1:"):  # the API reads no cookie: no token, 401
+                assert response.status_code in (401, 404, 405), (
+                    f"POST {url}: {response.status_code}"
+                )
+                assert "Secret club" not in response.content.decode()
             else:
                 assert response.status_code in (404, 405), f"POST {url}: {response.status_code}"
             # Anonymous visitors learn nothing either: same answer as for a club that does not

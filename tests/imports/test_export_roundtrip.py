@@ -64,8 +64,9 @@ def core_totals_daifugo(path: Path) -> Counter:
 
 def exported(slug: str, game: str) -> dict[str, int]:
     out = io.StringIO()
-    call_command("export_standings", "--club", slug, "--game", game, stdout=out)
-    return {r["player"]: int(r["points"]) for r in csv.DictReader(io.StringIO(out.getvalue()))}
+    call_command("export_standings", "--club", slug, "--game", game, "--language", "en", stdout=out)
+    rows = csv.DictReader(io.StringIO(out.getvalue().removeprefix("\ufeff")))
+    return {r["Player"]: int(r["Points"]) for r in rows}  # the English header
 
 
 @pytest.mark.django_db
