@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
 from ..ical import Event, calendar_text
@@ -73,7 +74,10 @@ class SessionsFeed(Feed):
         return reverse("session_detail", args=[item.session.club.slug, item.session.pk])
 
     def item_description(self, item: FeedSession):
-        deals = _("%(count)s deals") % {"count": item.deals}
+        if item.session.game == Game.DAIFUGO:
+            deals = ngettext("%(n)s round", "%(n)s rounds", item.deals) % {"n": item.deals}
+        else:
+            deals = ngettext("%(n)s deal", "%(n)s deals", item.deals) % {"n": item.deals}
         if not item.winners:
             return deals
         top = _("On top: %(names)s (%(points)s)") % {
@@ -89,7 +93,13 @@ class SessionsFeed(Feed):
         return item.session.created_at
 
 
-sessions_feed_view = require_safe(SessionsFeed())
+_sessions_feed = SessionsFeed()
+
+
+@require_safe
+def sessions_feed_view(request, club_slug: str):
+    """``/c/<club>/sessions.atom`` (``SessionsFeed``)."""
+    return _sessions_feed(request, club_slug=club_slug)
 
 
 @require_safe
