@@ -119,7 +119,9 @@ def test_private_club_feeds_404_to_anonymous_and_outsiders_200_to_members(client
         assert client.get(url).status_code == 404
     client.force_login(member)
     for url in urls:
-        assert client.get(url).status_code == 200
+        response = client.get(url)
+        assert response.status_code == 200
+        assert "private" in response["Cache-Control"]  # never kept by a shared cache
     assert client.post(urls[0]).status_code == 405
 
 

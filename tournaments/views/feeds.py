@@ -14,6 +14,7 @@ from django.contrib.syndication.views import Feed
 from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -99,7 +100,15 @@ _sessions_feed = SessionsFeed()
 @require_safe
 def sessions_feed_view(request, club_slug: str):
     """``/c/<club>/sessions.atom`` (``SessionsFeed``)."""
-    return _sessions_feed(request, club_slug=club_slug)
+    return _private_for_members(request, _sessions_feed(request, club_slug=club_slug))
+
+
+def _private_for_members(request, response):
+    """What a logged-in reader gets may hold what others may not see: no shared cache keeps it
+    (``Vary: Cookie`` comes from the session middleware)."""
+    if request.reader.is_authenticated:
+        patch_cache_control(response, private=True)
+    return response
 
 
 @require_safe
@@ -134,4 +143,4 @@ def tournaments_ics_view(request, club_slug: str):
     )
     response = HttpResponse(text, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{club.slug}-tournaments.ics"'
-    return response
+    return _private_for_members(request, response)
