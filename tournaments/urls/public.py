@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import public, reports
+from ..views import feeds, public, reports
 
 urlpatterns = [
     path("c/<slug:club_slug>/", public.club_home_view, name="club_home"),
@@ -33,6 +33,12 @@ urlpatterns = [
         "c/<slug:club_slug>/sessions/<id:session_id>/blank.pdf",
         reports.session_blank_view,
         name="session_blank_pdf",
+    ),
+    path("c/<slug:club_slug>/sessions.atom", feeds.sessions_feed_view, name="club_sessions_feed"),
+    path(
+        "c/<slug:club_slug>/tournaments.ics",
+        feeds.tournaments_ics_view,
+        name="club_tournaments_ics",
     ),
     path("c/<slug:club_slug>/blank-sheet/", reports.club_blank_sheet_view, name="club_blank_sheet"),
 ]
