@@ -181,7 +181,7 @@ def test_reasons_are_short_codes_read_back_exactly():
     assert reason_parse("after:3") == ("after", 3) and reason_parse("merge:12") == ("merge", 12)
     for text in (None, "", "席の訂正", "merge:", "merge:x", "merge:１", "edit:3", "merge 12"):
         assert reason_parse(text) is None, text
-    assert deal_data.REASON_KINDS == ("after", "merge", "merge-undo")
+    assert deal_data.REASON_KINDS == ("after", "merge", "merge-undo", "late")
 
 
 # --- every entry path stores players under the listed keys only ------------------------------

@@ -105,10 +105,22 @@ def _request(user):
 
 
 def _club_read(club, user):
+    """The reader's answers as a GET reads them: the first read of a club version asks the
+    club's row, then the club with the reader's role, player and claim (one query); a second
+    read of the same version asks the club's row only and takes the rest as kept."""
     request = _request(user)
     with CaptureQueriesContext(connection) as queries:
         found = club_for_request(request, club.slug, role=Role.MEMBER, with_player=True)
-    assert found == club and len(queries.captured_queries) == 1
+    assert found == club and len(queries.captured_queries) == 2
+    again = _request(user)
+    with CaptureQueriesContext(connection) as queries:
+        club_for_request(again, club.slug, role=Role.MEMBER, with_player=True)
+    assert len(queries.captured_queries) == 1
+    assert (again.reader.roles, again.reader.players, again.reader.claims) == (
+        request.reader.roles,
+        request.reader.players,
+        request.reader.claims,
+    )
     return request.reader
 
 
