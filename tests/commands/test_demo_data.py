@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.test import override_settings
 from django.utils import timezone
 
 from tests import factories
@@ -19,6 +20,8 @@ from tournaments.models import (
     Deal,
     GameSession,
     Membership,
+    Rating,
+    RatingHistory,
     RatingState,
     ScoreLine,
     StandingAggregate,
@@ -166,6 +169,18 @@ def test_deals_n_makes_a_big_club_of_n_deals_whose_totals_are_their_lines():
     # Everything else of the demo is there: the users, the member who is 花子, the tournament.
     assert club.players.get(user__username="member").name == "花子"
     assert club.tournaments.get().date == today
+
+
+@override_settings(TASKS={"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}})
+def test_deals_n_leaves_the_ratings_replayed_without_a_worker():
+    """No task runs here (the dummy backend keeps them): the command replays itself."""
+    call_command("demo_data", "--deals", "300", stdout=StringIO())
+    club = Club.objects.get(slug="demo")
+    rated = RatingHistory.objects.filter(club=club)
+    assert set(rated.values_list("game", flat=True)) == {"napoleon", "daifugo"}
+    for game in ("napoleon", "daifugo"):
+        players = ScoreLine.objects.filter(club=club, game=game).values("player").distinct()
+        assert Rating.objects.filter(club=club, game=game).count() == players.count() > 0
 
 
 def test_a_big_club_has_a_member_for_about_every_400_deals():
