@@ -2,6 +2,8 @@
 that came from it — tournament staff, invitations they made, claims — the history says so,
 and the permissions check the membership at every request even if a row was left behind."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -12,7 +14,11 @@ from tournaments.models import ClaimStatus, Deal, Invitation, Membership, Player
 from tournaments.services import events as ev
 from tournaments.services.claims import player_claim
 from tournaments.services.clubs import club_update
-from tournaments.services.invitations import invitation_accept, invitation_create
+from tournaments.services.invitations import (
+    invitation_accept,
+    invitation_create,
+    invitation_revoke,
+)
 from tournaments.services.members import member_add, member_remove, membership_role_change
 
 pytestmark = pytest.mark.django_db
@@ -193,3 +199,82 @@ def test_a_blank_user_name_adds_nobody_whatever_the_accounts_are_called(club, us
             member_add(club=club, username=blank, role="member")
         assert refused.value.params == {"username": ""}
     assert Membership.objects.filter(club=club).count() == members
+
+
+def test_leaving_one_club_withdraws_only_that_club_s_open_invitations_and_staff(club, users):
+    """Someone who owns two clubs leaves one: their open invitations into it are withdrawn and
+    they are off its tournaments' staff; the other club's are untouched, and so are the
+    invitations that were no longer open (revoked before, or expired) and the tournaments they
+    were not on."""
+    other = factories.ClubFactory(slug="other-club")
+    factories.MembershipFactory(club=other, user=factories.UserFactory(), role="owner")
+    leaver = factories.UserFactory(username="leaver")
+    for each in (club, other):
+        factories.MembershipFactory(club=each, user=leaver, role="owner")
+
+    def invite(where):
+        return invitation_create(club=where, by=leaver, role="member", max_uses=5, days=7)
+
+    open_here, open_there = invite(club), invite(other)
+    expired, revoked = invite(club), invite(club)
+    invitation_revoke(invitation=revoked, by=leaver)
+    revoked.refresh_from_db()
+    with club_versions.unchecked():  # its week has passed
+        Invitation.objects.filter(pk=expired.pk).update(
+            expires_at=timezone.now() - datetime.timedelta(days=1)
+        )
+    staffed = {}
+    for each in (club, other):
+        wiki = factories.ClubRuleSetFactory(club=each, code="napoleon-wiki", preset="napoleon-wiki")
+        staffed[each] = factories.tournament(club=each, ruleset=wiki, entrants=0)
+        ev.tournament_staff_add(tournament=staffed[each], who="leaver")
+    wiki = club.rulesets.get(code="napoleon-wiki")
+    unstaffed = factories.tournament(club=club, ruleset=wiki, entrants=0)
+    histories = {t.pk: t.history.count() for t in (unstaffed, staffed[other])}
+    revoked_history = revoked.history.count()
+
+    member_remove(membership=Membership.objects.get(club=club, user=leaver), by=users["owner"])
+
+    def revoked_at(invitation):
+        return Invitation.objects.get(pk=invitation.pk).revoked_at
+
+    assert revoked_at(open_here) is not None
+    assert revoked_at(open_there) is None and revoked_at(expired) is None
+    assert revoked_at(revoked) == revoked.revoked_at  # withdrawn once, when it was
+    assert revoked.history.count() == revoked_history
+    assert not staffed[club].extra_staff.exists()
+    assert list(staffed[other].extra_staff.all()) == [leaver]
+    assert {t.pk: t.history.count() for t in (unstaffed, staffed[other])} == histories
+
+
+def test_leaving_turns_down_only_the_leaver_s_pending_claims_in_that_club(club, users, players):
+    """The claims turned down are the leaver's pending ones in the club they leave, each with
+    when, by whom and why; another member's, the leaver's in another club and the leaver's
+    claim already decided (replaced by a later choice) stay as they were."""
+    member, owner = users["member"], users["owner"]
+    other = factories.ClubFactory(slug="other-club")
+    factories.MembershipFactory(club=other, user=member, role="member")
+    elsewhere = player_claim(
+        club=other, user=member, player=factories.PlayerFactory(club=other, name="太郎")
+    )
+    replaced = player_claim(club=club, user=member, player=players[1])
+    pending = player_claim(club=club, user=member, player=players[0])  # replaces the first
+    replaced.refresh_from_db()
+    assert replaced.status == ClaimStatus.REJECTED and replaced.decided_by is None
+    someone_else = player_claim(club=club, user=users["scorekeeper"], player=players[2])
+    replaced_history = replaced.history.count()
+    before = timezone.now()
+
+    member_remove(membership=Membership.objects.get(club=club, user=member), by=owner)
+
+    pending.refresh_from_db()
+    assert pending.status == ClaimStatus.REJECTED and pending.decided_by == owner
+    assert pending.decided_at >= before
+    latest = pending.history.first()
+    assert latest.history_user == owner and latest.history_change_reason == "claimant left the club"
+    statuses = {
+        c.pk: c.status for c in PlayerClaim.objects.filter(pk__in=[elsewhere.pk, someone_else.pk])
+    }
+    assert statuses == {elsewhere.pk: ClaimStatus.PENDING, someone_else.pk: ClaimStatus.PENDING}
+    assert PlayerClaim.objects.get(pk=replaced.pk).decided_at == replaced.decided_at
+    assert replaced.history.count() == replaced_history

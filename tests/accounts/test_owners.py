@@ -4,6 +4,9 @@ with a message that says what to do; nothing of the refused change is left behin
 changes at the same moment: tests/hardening/test_owner_races.py.)"""
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from core.errors import EfudaError
@@ -257,3 +260,34 @@ def test_a_deleted_owner_s_invitations_stop_working(two_clubs):
     assert invitation.created_by is None
     refused = _refusal(lambda: invitation_check(invitation))
     assert refused[:2] == ("__all__", "invitation_revoked")
+
+
+def test_a_change_by_nobody_signed_in_is_recorded_as_by_nobody(club, alone):
+    """A service given an anonymous visitor as ``by`` (not signed in) records the change as made
+    by nobody, as with ``by=None``."""
+    keeper = Membership.objects.get(club=club, user__username="keeper")
+    membership_role_change(membership=keeper, role=Role.OWNER, by=AnonymousUser())
+    record = keeper.history.first()
+    assert record.role == Role.OWNER and record.history_user is None
+
+
+def test_the_club_rows_are_locked_in_the_order_of_their_ids_before_their_owners_are_read():
+    """The lock that makes two owner changes of one club run one after the other: each club's
+    row, by its id, in the order of the ids (so two changes of the same clubs cannot wait for
+    each other), each before its owners are listed. On PostgreSQL, as ``FOR NO KEY UPDATE``."""
+    clubs = [factories.ClubFactory(slug=slug) for slug in ("l-one", "l-two", "l-three")]
+    for each in clubs:
+        factories.MembershipFactory(club=each, role=Role.OWNER)
+    ids = sorted(each.pk for each in clubs)
+    with CaptureQueriesContext(connection) as ctx:
+        clubs_left_without_owner(club_ids=[ids[2], ids[0], ids[1], ids[0]], leaving=lambda o: False)
+    reads = []
+    for query in ctx.captured_queries:
+        sql = query["sql"]
+        if sql.startswith("SELECT") and 'FROM "tournaments_club"' in sql:
+            reads.append(("club", int(sql.rsplit("=", 1)[1].split()[0])))
+            if connection.vendor == "postgresql":
+                assert "FOR NO KEY UPDATE" in sql
+        elif sql.startswith("SELECT") and 'FROM "tournaments_membership"' in sql:
+            reads.append(("owners", int(sql.split('"club_id" = ', 1)[1].split()[0])))
+    assert reads == [(what, pk) for pk in ids for what in ("club", "owners")]

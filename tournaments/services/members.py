@@ -129,10 +129,9 @@ def member_add(*, club: Club, username: str, role: str, by=None) -> Membership:
     return membership
 
 
-def _invitations_withdraw(membership: Membership, by, reason: str) -> int:
+def _invitations_withdraw(membership: Membership, by, reason: str) -> None:
     """Withdraw the open invitations ``membership``'s person made into its club."""
     now = timezone.now()
-    count = 0
     for invitation in Invitation.objects.select_for_update().filter(
         club_id=membership.club_id,
         created_by_id=membership.user_id,
@@ -143,8 +142,6 @@ def _invitations_withdraw(membership: Membership, by, reason: str) -> int:
         invitation._history_user = _by(by)
         invitation._change_reason = reason
         invitation.save(update_fields=["revoked_at"])
-        count += 1
-    return count
 
 
 def _claims_decline(membership: Membership, by) -> None:
