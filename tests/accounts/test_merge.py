@@ -4,11 +4,12 @@ right from the start (every period, both games, per-bid records, score lines).""
 import datetime
 
 import pytest
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
 from core.errors import EfudaError
-from tests import factories
+from tests import club_versions, factories
 from tests.hardening.helpers import daifugo_data, napoleon_data
 from tests.views.helpers import napoleon_fields
 from tournaments.deal_data import PLAYER_KEY, PLAYER_LIST_KEYS
@@ -275,3 +276,34 @@ def test_long_names_merge_and_undo(english):
     record = player_merge(club=club, keep=keep, merge=wrong)
     assert record.merged_name == "朗" * 64
     assert player_merge_undo(record=record).name == "朗" * 64
+
+
+@pytest.mark.parametrize(
+    ("left", "message"),
+    [
+        ("points", "merge left totals on the merged player"),
+        ("deals", "merge left totals on the merged player"),
+        ("bid", "merge left a bid record on the merged player"),
+    ],
+)
+def test_a_merge_that_would_leave_anything_on_the_merged_player_stops_and_changes_nothing(
+    left, message
+):
+    """The merge's last check: once every deal naming the merged player is re-scored, nothing
+    of theirs may be left. Totals that no deal explains (here written by hand: a point, a deal,
+    a bid record) stop the merge, all of it. (A score line of theirs cannot be left: every deal
+    that has one is re-scored from its data.)"""
+    club, players, wrong = _club(typo=True, deals=2)
+    with club_versions.unchecked():
+        if left in ("points", "deals"):
+            row = StandingAggregate.objects.filter(player=wrong).order_by("pk").first()
+            StandingAggregate.objects.filter(pk=row.pk).update(**{left: F(left) + 1})
+        else:
+            row = BidAggregate.objects.filter(player=wrong).order_by("pk").first()
+            BidAggregate.objects.filter(pk=row.pk).update(deals=F("deals") + 1)
+    before = snapshot(club)
+    with pytest.raises(RuntimeError) as stopped:
+        player_merge(club=club, keep=players["太郎"], merge=wrong)
+    assert str(stopped.value) == message
+    assert snapshot(club) == before and Player.objects.filter(pk=wrong.pk).exists()
+    assert not PlayerMerge.objects.exists()

@@ -3,6 +3,7 @@ wrong "this is me" confirmation can be undone by an owner, with history, through
 services as any change."""
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 
@@ -192,3 +193,80 @@ def test_a_merge_of_one_player_or_another_clubs_and_an_old_record_are_refused(cl
     with pytest.raises(EfudaError) as refused:
         player_merge_undo(record=old)
     assert refused.value.code == "undo_old" and not Player.objects.filter(name="x").exists()
+
+
+def test_an_undo_gives_the_merged_player_back_as_it_was_and_says_who(club, users):
+    """The merged player comes back inactive if it was, without the kept player's own account,
+    and both players' histories say the undo and who made it."""
+    owner = users["owner"]
+    taro = factories.PlayerFactory(club=club, name="太郎")
+    wrong = factories.PlayerFactory(club=club, name="太朗", active=False)
+    with club_versions.unchecked():  # 太郎 has an account of his own; 太朗 none
+        Player.objects.filter(pk=taro.pk).update(user=users["member"])
+    record = player_merge(club=club, keep=Player.objects.get(pk=taro.pk), merge=wrong, by=owner)
+    assert record.moves["account"] is False and record.moves["merged_active"] is False
+    back = Player.objects.get(pk=player_merge_undo(record=record, by=owner).pk)
+    taro.refresh_from_db()
+    assert (back.active, back.user) == (False, None)
+    assert (taro.active, taro.user) == (True, users["member"])
+    for player in (back, taro):
+        latest = player.history.order_by("-history_id").first()
+        assert (latest.history_change_reason, latest.history_user) == (
+            f"merge-undo:{record.pk}",
+            owner,
+        )
+
+
+def test_an_undo_whose_player_id_is_taken_meanwhile_brings_the_player_back_under_a_new_one(club):
+    """Should a player hold the merged player's id by the time of the undo (a row written with
+    its id, another club's), the player comes back under a new id and that row is left alone."""
+    taro = factories.PlayerFactory(club=club, name="太郎")
+    wrong = factories.PlayerFactory(club=club, name="太朗")
+    record = player_merge(club=club, keep=taro, merge=wrong)
+    elsewhere = factories.ClubFactory(slug="elsewhere")
+    with club_versions.unchecked():  # by hand, as a restore of another club could
+        Player.objects.create(id=record.merged_id, club=elsewhere, name="別人")
+    back = player_merge_undo(record=record)
+    assert back.pk != record.merged_id and back.name == "太朗" and back.club == club
+    stranger = Player.objects.get(pk=record.merged_id)
+    assert (stranger.club, stranger.name) == (elsewhere, "別人")
+
+
+def test_an_undo_is_refused_after_an_edit_that_left_the_player_in_the_same_places(english):
+    """An edit that changed only the honours of a moved deal (the kept player still in exactly
+    the places the merge moved) is a later change all the same: the undo refuses, naming it."""
+    club, players, wrong = _club(typo=True, deals=2)
+    record = player_merge(club=club, keep=players["太郎"], merge=wrong)
+    moved = Deal.objects.get(pk=record.moves["deals"][0]["id"])
+    data = dict(moved.data) | {"honours": moved.data["honours"] - 1}
+    deal_update(deal=moved, data=data, version=moved.version)
+    before = snapshot(club)
+    with pytest.raises(EfudaError) as refused:
+        player_merge_undo(record=record)
+    assert refused.value.code == "undo_edited" and refused.value.params["count"] == 1
+    assert refused.value.params["seq"] == moved.seq
+    assert snapshot(club) == before and not Player.objects.filter(name="太朗").exists()
+
+
+def test_an_undo_is_refused_when_a_moved_deal_is_gone(english):
+    """A moved deal deleted for good meanwhile (by site staff: efuda's own deletes keep the row)
+    cannot be given back: the undo refuses, counting it, with no deal to name."""
+    club, players, wrong = _club(typo=True, deals=2)
+    record = player_merge(club=club, keep=players["太郎"], merge=wrong)
+    with club_versions.unchecked():  # in the admin
+        Deal.objects.filter(pk=record.moves["deals"][0]["id"]).delete()
+    with pytest.raises(EfudaError) as refused:
+        player_merge_undo(record=record)
+    assert (refused.value.field, refused.value.code) == ("merge", "undo_edited")
+    assert refused.value.params == {"count": 1, "date": "?", "table": "?", "seq": "?"}
+    assert not Player.objects.filter(name="太朗").exists()
+
+
+def test_a_merge_by_nobody_signed_in_is_recorded_as_by_nobody(club):
+    taro = factories.PlayerFactory(club=club, name="太郎")
+    wrong = factories.PlayerFactory(club=club, name="太朗")
+    record = player_merge(club=club, keep=taro, merge=wrong, by=AnonymousUser())
+    assert record.by is None
+    assert player_merge_undo(record=record, by=AnonymousUser()).name == "太朗"
+    record.refresh_from_db()
+    assert record.undone_by is None and record.undone_at is not None
