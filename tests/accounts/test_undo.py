@@ -30,6 +30,12 @@ def test_undoing_a_merge_gives_back_the_club_as_it_was():
     owner = factories.UserFactory(username="undoer")
     record = player_merge(club=club, keep=players["太郎"], merge=wrong, by=owner)
     assert snapshot(club) != before
+    # The merged player's history: its account taken off, then the player deleted, by the merge.
+    last = Player.history.filter(id=wrong.pk).order_by("-history_id")[:2]
+    assert [(h.history_type, h.user_id, h.history_change_reason, h.history_user) for h in last] == [
+        ("-", None, f"merge:{record.pk}", owner),
+        ("~", None, f"merge:{record.pk}", owner),
+    ]
     back = player_merge_undo(record=record, by=owner)
     assert back.pk == wrong.pk and back.name == "太朗" and back.user == account
     after = snapshot(club)
@@ -131,18 +137,20 @@ def test_an_undo_re_reads_the_previous_daifugo_of_a_round_recorded_after_the_mer
     session = factories.session(club=club, ruleset=rules_, date=DAYS[0])
     first = [wrong.pk, hanako.pk, ken.pk, yuki.pk]
     deal_record(session=session, data={"players": first, "order": first, "forbidden": []})
-    record = player_merge(club=club, keep=taro, merge=wrong)
+    owner = factories.UserFactory(username="undoer")
+    record = player_merge(club=club, keep=taro, merge=wrong, by=owner)
     table = [hanako.pk, taro.pk, ken.pk, yuki.pk]
     later = deal_record(session=session, data={"players": table, "order": table, "forbidden": []})
     assert later.data["previous_daifugo"] == str(taro.pk)
     assert later.outcome["miyako_ochi"] == str(taro.pk)
-    player_merge_undo(record=record)
+    player_merge_undo(record=record, by=owner)
     later.refresh_from_db()
     assert later.data["previous_daifugo"] == str(wrong.pk) and later.version == 2
     assert later.outcome["miyako_ochi"] is None
     assert later.outcome["points"] == {str(hanako.pk): 2, str(taro.pk): 1, str(ken.pk): -1,
                                        str(yuki.pk): -2}  # fmt: skip
-    assert later.history.order_by("-history_id").first().history_change_reason == "after:1"
+    latest = later.history.order_by("-history_id").first()
+    assert (latest.history_change_reason, latest.history_user) == ("after:1", owner)
     assert stored(club) == from_lines(club)
 
 
