@@ -128,29 +128,34 @@ def test_a_wrong_confirmation_is_undone_and_the_member_asked_again(club, users, 
 def test_an_undo_re_reads_the_previous_daifugo_of_a_round_recorded_after_the_merge():
     """Round 2, recorded after the merge, names the kept 太郎 as the previous 大富豪 (and 都落ち
     brings him down) without naming 太朗: the undo gives round 1 back to 太朗, so round 2 re-reads
-    its previous 大富豪, as after any edit of round 1."""
+    its previous 大富豪, as after any edit of round 1 — in each session the undo changed."""
     club = factories.ClubFactory()
     taro, hanako, ken, yuki = (factories.PlayerFactory(club=club, name=n)
                                for n in ("太郎", "花子", "健一", "ゆき"))  # fmt: skip
     wrong = factories.PlayerFactory(club=club, name="太朗")
     rules_ = factories.ClubRuleSetFactory(club=club, code="daifugo-common", preset="daifugo-common")
-    session = factories.session(club=club, ruleset=rules_, date=DAYS[0])
+    sessions = [factories.session(club=club, ruleset=rules_, date=day) for day in DAYS[:2]]
     first = [wrong.pk, hanako.pk, ken.pk, yuki.pk]
-    deal_record(session=session, data={"players": first, "order": first, "forbidden": []})
+    for session in sessions:
+        deal_record(session=session, data={"players": first, "order": first, "forbidden": []})
     owner = factories.UserFactory(username="undoer")
     record = player_merge(club=club, keep=taro, merge=wrong, by=owner)
     table = [hanako.pk, taro.pk, ken.pk, yuki.pk]
-    later = deal_record(session=session, data={"players": table, "order": table, "forbidden": []})
-    assert later.data["previous_daifugo"] == str(taro.pk)
-    assert later.outcome["miyako_ochi"] == str(taro.pk)
+    later = [
+        deal_record(session=session, data={"players": table, "order": table, "forbidden": []})
+        for session in sessions
+    ]
+    assert [d.data["previous_daifugo"] for d in later] == [str(taro.pk)] * 2
+    assert [d.outcome["miyako_ochi"] for d in later] == [str(taro.pk)] * 2
     player_merge_undo(record=record, by=owner)
-    later.refresh_from_db()
-    assert later.data["previous_daifugo"] == str(wrong.pk) and later.version == 2
-    assert later.outcome["miyako_ochi"] is None
-    assert later.outcome["points"] == {str(hanako.pk): 2, str(taro.pk): 1, str(ken.pk): -1,
-                                       str(yuki.pk): -2}  # fmt: skip
-    latest = later.history.order_by("-history_id").first()
-    assert (latest.history_change_reason, latest.history_user) == ("after:1", owner)
+    for deal in later:
+        deal.refresh_from_db()
+        assert deal.data["previous_daifugo"] == str(wrong.pk) and deal.version == 2
+        assert deal.outcome["miyako_ochi"] is None
+        assert deal.outcome["points"] == {str(hanako.pk): 2, str(taro.pk): 1, str(ken.pk): -1,
+                                          str(yuki.pk): -2}  # fmt: skip
+        latest = deal.history.order_by("-history_id").first()
+        assert (latest.history_change_reason, latest.history_user) == ("after:1", owner)
     assert stored(club) == from_lines(club)
 
 
