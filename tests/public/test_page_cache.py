@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -15,12 +16,15 @@ from tests import factories
 from tests.selectors.data import club_with_history
 from tournaments.context_processors import CSRF_PLACEHOLDER
 from tournaments.models import Club, Deal
+from tournaments.reader import Reader
+from tournaments.selectors.visibility import deal_visibility
 from tournaments.services import cache as page_versions
 from tournaments.services import events
 from tournaments.services.deals import deal_delete, deal_restore, deal_update
 from tournaments.services.imports import results_import
 from tournaments.services.members import member_remove
 from tournaments.services.rulesets import ruleset_save
+from tournaments.views.page_cache import ANONYMOUS, MEMBER, PUBLIC, reader_view
 
 MAIN = b'<main id="main" tabindex="-1">'  # base.html's main, the skip link's target
 
@@ -348,3 +352,20 @@ def test_the_replica_is_asked_about_the_club_and_the_version_the_page_is_kept_fo
     client.force_login(users["owner"])  # not a member of the public club: a shared part
     standings(client, public_club)
     assert asked and all(question == expected for question in asked)
+
+
+def test_the_view_of_a_club_s_pages_names_the_reader_s_role(club, users):
+    """``reader_view``: nobody signed in shares the visitors' view; a signed-in reader's view
+    names ``member`` for the club's members of every role, ``public`` for anyone else, beside
+    the key of what is hidden from them."""
+
+    def view(user):
+        request = RequestFactory().get("/")
+        request.user = user
+        return reader_view(request, club)
+
+    assert view(AnonymousUser()) == ANONYMOUS
+    expected = {"owner": MEMBER, "scorekeeper": MEMBER, "member": MEMBER, "outsider": PUBLIC}
+    for name, role in expected.items():
+        key = deal_visibility(club=club, reader=Reader.of(users[name])).key
+        assert view(users[name]) == f"{role}:{key}", name
