@@ -218,7 +218,7 @@ DATABASE_ROUTERS = ["config.routers.PublicPagesReplicaRouter"]  # without a repl
 # default; with several application servers set CACHE_URL to a shared Redis
 # (redis://host:6379/0) so a page rendered by one server serves the others (docs/deploy.md). It
 # goes through django-redis, which turns a cache that is down into a miss (config/cache.py):
-# pages then render uncached, logins still work. Its client is in requirements.txt (the
+# pages then render uncached, logins still work. Its client is in uv.lock (the
 # optional extra ``shared-cache`` of pyproject.toml).
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHE_SOCKET_TIMEOUT = float(os.environ.get("CACHE_SOCKET_TIMEOUT", "0.5"))
@@ -248,7 +248,7 @@ if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     except ImportError:
         raise ImproperlyConfigured(
             "CACHE_URL names a Redis server but its client is not installed: "
-            "pip install --require-hashes -r requirements.txt (docs/deploy.md)"
+            "scripts/install (it installs uv.lock; docs/deploy.md)"
         ) from None
     CACHES = {"default": redis_cache(CACHE_URL)}
     # Each operation that found the cache away is logged (one line with its cause).
