@@ -45,6 +45,9 @@ install_python() {
     if [ ! -x "$VENV/bin/uv" ]; then
       "$PY" -m pip install -q --require-hashes --no-deps -r <("$PY" scripts/lockfile.py uv)
     fi
+    # Python 3.11's venv seeds setuptools, which uv sync leaves alone as a seed package: it goes
+    # first (and comes back only if the lock names it)
+    "$VENV/bin/uv" pip uninstall -q --python "$PY" setuptools wheel 2>/dev/null || true
     UV_PROJECT_ENVIRONMENT="$VENV" UV_PYTHON_DOWNLOADS=never "$VENV/bin/uv" sync -q --frozen \
       --all-extras --python "$PY"
     rm -f "$VENV"/.efuda-*
