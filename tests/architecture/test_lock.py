@@ -85,3 +85,11 @@ def test_the_bootstrap_line_names_every_file_of_the_locked_uv():
     (uv,) = [p for p in LOCK["package"] if p["name"] == "uv"]
     assert line[0] == f"uv=={uv['version']}"
     assert line[1:] == [f"--hash={wheel['hash']}" for wheel in uv["wheels"]]
+
+
+def test_the_lock_answers_pyproject_as_it_is():
+    """A range changed in pyproject.toml without `scripts/lock` fails here, not on a server."""
+    env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
+    command = [str(VENV / "bin" / "uv"), "lock", "--check", "--offline"]
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
