@@ -40,8 +40,9 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from loadtest.run import DEFAULT_URL, machine, recreate_database
-from loadtest.server import PYTHON, ROOT, Server, manage, prepare, server_env
+from loadtest.parts import fresh_world, print_load_average, write_json
+from loadtest.run import DEFAULT_URL, machine
+from loadtest.server import ROOT, Server, manage, server_env
 
 TOURNAMENT_SEED = """
 import datetime, json
@@ -139,17 +140,9 @@ def _world(args, env: dict) -> tuple[dict, dict[str, str]]:
     """The database filled (a tournament with a running round too): the seed's world and the
     read pages measured."""
     t0 = time.perf_counter()
-    if not args.reuse_db:
-        recreate_database(args.database_url)
-    prepare(env)
-    history = str(0 if args.reuse_db else args.history)
-    seeded = subprocess.run(
-        [PYTHON, "-m", "loadtest.seed", "--demo", "--history", history, "--scorekeepers", "1"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
-    )  # fmt: skip
-    if seeded.returncode != 0:
-        raise SystemExit(seeded.stderr[-3000:])
-    world = json.loads(seeded.stdout.strip().splitlines()[-1])
+    world = fresh_world(
+        env, args.database_url, history=args.history, reuse=args.reuse_db, scorekeepers=1
+    )
     pages = {
         "club home": world["pages"][0],
         "standings": world["pages"][1],
@@ -216,11 +209,9 @@ def _measure(args, server: Server, targets: dict) -> tuple[dict, dict, dict]:
 
 
 def _report(args, result: dict) -> None:
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
+    write_json(args.json, result)
     print(f"\nread-only load: ab -c {args.concurrency}, {args.requests} requests × {args.rounds}")
-    before, after = result["machine"]["before"], result["machine"]["after"]
-    print(f"load average before {before['load_average']}, after {after['load_average']}")
+    print_load_average(result["machine"])
     print(f"{'page':<36}{'req/s':>9}{'ratio':>8}{'failed':>8}")
     for name, page in result["pages"].items():
         print(f"{name:<36}{page['rps_median']:>9}{page['ratio_to_login']:>8}{page['failed']:>8}")
@@ -230,14 +221,10 @@ def main(argv=None) -> int:
     args = _arguments(argv)
     env = server_env(args.database_url, ROOT / "var" / "loadtest-static")
     world, pages = _world(args, env)
-    server = Server(env, workers=args.workers)
-    server.start()
-    targets = _targets(server, world, pages)
-    load_before = machine()
-    try:
+    with Server(env, workers=args.workers) as server:
+        targets = _targets(server, world, pages)
+        load_before = machine()
         rates, ratios, failed = _measure(args, server, targets)
-    finally:
-        server.stop()
     result = {
         "config": {k: v for k, v in vars(args).items() if k != "json"} | {"json": str(args.json)},
         "machine": {"before": load_before, "after": machine()},

@@ -13,7 +13,7 @@ from ninja import Router, Status
 
 from ..models import Game, TournamentTable
 from ..selectors import events as sel
-from ..selectors.sessions import session_detail
+from ..selectors.sessions import deal_row
 from ..services.api import table_client_id
 from ..services.events import table_deal_record
 from . import auth
@@ -63,8 +63,7 @@ def _post(request, tournament_id: int, table_id: int, game: str, payload, key):
         data["seats"] = list(table.seats)  # the draw fixes the seats
     client_id = table_client_id(holder=holder, key=key) if key else None
     deal = table_deal_record(table=table, data=data, client_id=client_id, **who)
-    row = next(d for d in session_detail(table.session).deals if d.id == deal.pk)
-    return Status(200 if deal.already_recorded else 201, deal_out(row))
+    return Status(200 if deal.already_recorded else 201, deal_out(deal_row(deal.pk)))
 
 
 @router.post("/tournaments/{tournament_id}/tables/{table_id}/deals", response=ANSWERS,

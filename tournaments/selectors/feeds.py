@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..models import Club, GameSession, Tournament
+from django.db.models import Min, Q, Sum
+
+from ..models import Club, Deal, GameSession, ScoreLine, Tournament
 from .events.access import club_tournaments
-from .sessions import club_sessions, session_detail
+from .sessions import club_sessions
 from .visibility import Visibility
 
 FEED_SESSIONS = 20  # the Atom feed's entries: the latest sessions
@@ -31,13 +33,61 @@ class FeedSession:
 
 
 def feed_sessions(*, club: Club, visibility: Visibility, limit: int = FEED_SESSIONS):
-    """The latest sessions the reader may see, newest first, each with its result."""
-    rows = []
-    for session in club_sessions(club=club, visibility=visibility)[:limit]:
-        detail = session_detail(session)
-        best = detail.totals[0].points if detail.totals else None
-        rows.append(FeedSession(session, detail.winners, best, detail.live_deals))
-    return rows
+    """The latest sessions the reader may see, newest first, each with its result: what their
+    pages' ``session_detail`` says (winners, best total, live deals), read for all of them at
+    once. The sessions are ``club_sessions``' (the reader's visibility hides whole sessions),
+    so their score lines are exactly the points their pages add up."""
+    sessions = list(club_sessions(club=club, visibility=visibility).select_related("club")[:limit])
+    tops = _tops([s.pk for s in sessions])
+    return [FeedSession(s, *tops.get(s.pk, ([], None)), deals=s.deal_count) for s in sessions]
+
+
+def _tops(session_ids: list[int]) -> dict[int, tuple[list[str], int]]:
+    """``{session id: (winners' names, best total)}`` for sessions with a score line: one
+    query summing each player's lines per session, and one more only where two winners first
+    played in the same deal (their order is then that deal's, as on the session page)."""
+    rows = (
+        ScoreLine.objects.filter(session_id__in=session_ids, deal__is_deleted=False)
+        .values("session_id", "player_id", "player__name")
+        .annotate(total=Sum("points"), first=Min("deal__seq"))
+        .order_by()
+    )
+    per_session: dict[int, list[dict]] = {}
+    for row in rows:
+        per_session.setdefault(row["session_id"], []).append(row)
+    winners = {}
+    for session_id, players in per_session.items():
+        best = max(p["total"] for p in players)
+        winners[session_id] = [p for p in players if p["total"] == best]
+    order = _first_deal_orders(winners)
+    tops = {}
+    for session_id, top in winners.items():
+        # session_detail ranks ties by first appearance: the deal first, then its own order
+        places = [
+            (p["first"], order.get((session_id, p["first"]), {}).get(str(p["player_id"]), 0), i)
+            for i, p in enumerate(top)
+        ]
+        tops[session_id] = ([top[i]["player__name"] for *_k, i in sorted(places)], top[0]["total"])
+    return tops
+
+
+def _first_deal_orders(winners: dict[int, list[dict]]) -> dict[tuple[int, int], dict[str, int]]:
+    """``{(session id, seq): {player key: place in the deal's points}}`` for each deal where
+    two winners of its session first played (none asked when there is no such deal)."""
+    shared = set()
+    for session_id, top in winners.items():
+        firsts = [p["first"] for p in top]
+        shared.update((session_id, seq) for seq in firsts if firsts.count(seq) > 1)
+    if not shared:
+        return {}
+    wanted = Q()
+    for session_id, seq in shared:
+        wanted |= Q(session_id=session_id, seq=seq)
+    deals = Deal.objects.filter(wanted).values_list("session_id", "seq", "outcome")
+    return {
+        (session_id, seq): {key: i for i, key in enumerate((outcome or {}).get("points") or {})}
+        for session_id, seq, outcome in deals
+    }
 
 
 @dataclass(frozen=True)
