@@ -271,6 +271,11 @@ else:
 # Seconds a rendered page is kept (0 turns the page cache off). Freshness does not depend on
 # it: a write changes the key. It only bounds the memory of pages nobody reads any more.
 EFUDA_PAGE_CACHE_SECONDS = int(os.environ.get("EFUDA_PAGE_CACHE_SECONDS", "3600"))
+# The API's rate limits (tournaments/api/limits.py, docs/api.md "Rate limits"): per calling
+# address and per token, allauth's "amount/duration" ("600/m", "20/10s", several joined by
+# commas); empty: no limit
+EFUDA_API_RATE_ADDRESS = os.environ.get("EFUDA_API_RATE_ADDRESS", "600/m")
+EFUDA_API_RATE_TOKEN = os.environ.get("EFUDA_API_RATE_TOKEN", "300/m")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
