@@ -47,7 +47,8 @@ def club(db):
     owner = factories.UserFactory(username="owner-hiroba")
     factories.MembershipFactory(club=club, user=owner, role="owner")
     wiki = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
-    ids = [factories.PlayerFactory(club=club, name=n).pk for n in ["太郎", "花子", "Ken", "ゆき", "Sam"]]
+    names = ["太郎", "花子", "Ken", "ゆき", "Sam"]
+    ids = [factories.PlayerFactory(club=club, name=n).pk for n in names]
     session = factories.session(club=club, ruleset=wiki, date=DAY)
     for n in range(4):
         deal_record(session=session, data=napoleon_data(ids, n=n))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import html
 
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
@@ -30,6 +30,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
 from ..models import Club, Game
+from ..permissions import club_for_request
 from ..reader import Reader
 from ..selectors.standings import Period, standings
 from ..selectors.visibility import deal_visibility
@@ -49,8 +50,8 @@ def frame_ancestors(club: Club) -> list[str]:
 def embed_standings_view(
     request, club_slug: str, game: str, year: int | None = None, month: int | None = None
 ):
-    club = get_object_or_404(Club, slug=club_slug, is_public=True)
-    if game not in Game.values:
+    club = club_for_request(request, club_slug)
+    if not club.is_public or game not in Game.values:
         raise Http404
     try:
         period = Period.of(year, month)
