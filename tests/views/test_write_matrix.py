@@ -72,6 +72,7 @@ WRITE_VIEWS = {
     "player_claim": MEMBER,
     "display_name": MEMBER,
     "api_tokens": LOGGED_IN,
+    "club_feed_keys": MEMBER,
 }
 
 # POST views outside the club-role model, with who checks them and where.
@@ -331,6 +332,7 @@ def _build_world():
         "player_claim": ({}, {"player": players[2].pk}),
         "display_name": ({}, {"display_name": "たろう"}),
         "api_tokens": (None, {"name": "script", "scope": "read"}),
+        "club_feed_keys": ({}, {"action": "renew"}),
     }
     return {"club": club, "users": users, "requests": requests}
 

@@ -15,6 +15,7 @@ from .events import (  # noqa: E501
     TournamentRound,
     TournamentTable,
 )
+from .feeds import FeedKey
 from .imports import ImportJob
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
 from .ratings import Rating, RatingHistory, RatingState
@@ -43,6 +44,7 @@ __all__ = [
     "Club",
     "ClubRuleSet",
     "Deal",
+    "FeedKey",
     "Game",
     "GameSession",
     "ImportJob",

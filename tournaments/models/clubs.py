@@ -28,6 +28,9 @@ class Club(models.Model):
         default=False,
         help_text=_("Anyone may read the club's standings, sessions and player pages."),
     )
+    # The sites allowed to show the club's standings in a frame (views/embeds.py), one origin
+    # a line (``https://host[:port]``), checked and written by services/clubs.py.
+    embed_origins = models.TextField(_("sites allowed to embed the standings"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Bumped in the transaction of every write to the club's records: cached read pages are
     # keyed by it, so a page is never served from before the last write (services/cache.py).
@@ -51,6 +54,10 @@ class Club(models.Model):
                 if not f.primary_key and f.name != "data_version"
             ]
         super().save(*args, **kwargs)
+
+    @property
+    def embed_origin_list(self) -> list[str]:
+        return self.embed_origins.split()
 
 
 class Role(models.TextChoices):

@@ -33,6 +33,7 @@ UNVERSIONED = frozenset(
         "tournaments_apitoken",  # a person's API token: no club's data
         "tournaments_workerbeat",  # the task worker's sign of life (/healthz): no club's data
         "tournaments_apitabletoken",  # a PIN holder's table token: never shown
+        "tournaments_feedkey",  # a member's secret feed key: never on a kept page
         # A ratings replay writes a new generation of history rows (and the state's
         # bookkeeping: the generation numbers, its version) in transactions of its own, which
         # no reader looks at; readers see them once the state switches to that generation, in
