@@ -23,6 +23,7 @@ from tournaments.selectors.cards import CardLine, ShareCard
 from tournaments.selectors.sessions import session_detail
 from tournaments.selectors.standings import Period, standings
 from tournaments.selectors.visibility import deal_visibility
+from tournaments.services import events as ev
 from tournaments.services.deals import deal_record
 from tournaments.views import cards as card_views
 
@@ -233,3 +234,33 @@ def test_the_card_font_draws_japanese():
     cmap = TTFont(str(path), lazy=True).getBestCmap()
     assert all(ord(c) in cmap for c in "順位表ナポレオン大富豪太郎花子卓")
     assert font.getlength("太郎") > 0
+
+
+def test_a_card_reads_in_one_line_as_the_pages_print_points():
+    card = ShareCard(
+        club="ナポレオン部", title="t", subtitle="",
+        lines=(CardLine(1, "太郎", 3), CardLine(2, "花子", 0), CardLine(3, "Ken", -3)),
+        footer="3ディール",
+    )  # fmt: skip
+    assert card.description == "1. 太郎 +3 · 2. 花子 0 · 3. Ken -3 · 3ディール"
+    empty = ShareCard(club="c", title="t", subtitle="", lines=(), footer="")
+    assert empty.description == ""
+    assert Image.open(io.BytesIO(drawing.card_png(empty))).size == (1200, 630)
+
+
+def test_a_month_card_kept_for_a_member_is_never_shown_to_a_visitor(setup, drawn):
+    club, member, wiki, *_ = setup(is_public=True)
+    t = factories.tournament(club=club, ruleset=wiki, entrants=5, is_public=False)
+    table = factories.started_round(t).tables.get()
+    ev.table_deal_record(table=table, data=napoleon_data(table.seats), staff=True)
+    url = month_url(club, "standings_card")
+    client = Client()
+    client.force_login(member)
+    assert client.get(url).status_code == 200  # kept first, under the member's view
+    assert any(line.name.startswith("選手") for line in drawn[-1].lines)
+    visitor = Client().get(url)
+    assert png_size(visitor) == (1200, 630)
+    assert len(drawn) == 2  # drawn again for the visitor's view, not taken from the member's
+    assert not any(line.name.startswith("選手") for line in drawn[-1].lines)
+    description = meta(Client().get(month_url(club)))["og:description"]
+    assert "選手" not in description

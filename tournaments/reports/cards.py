@@ -77,7 +77,7 @@ def _lines(draw: ImageDraw.ImageDraw, card: ShareCard) -> None:
         rank_colour = RED if line.rank == 1 else MUTED
         draw.text((MARGIN + 40, middle), f"{line.rank}", font=rank_font, fill=rank_colour,
                   anchor="rm")  # fmt: skip
-        points = f"{line.points:+d}"
+        points = line.signed
         draw.text((WIDTH - MARGIN, middle), points, font=name_font,
                   fill=RED if line.points > 0 else INK, anchor="rm")  # fmt: skip
         room = WIDTH - MARGIN - name_font.getlength(points) - 40 - (MARGIN + 70)

@@ -28,6 +28,11 @@ class CardLine:
     name: str
     points: int
 
+    @property
+    def signed(self) -> str:
+        """The points as the pages print them (+2, -1, 0)."""
+        return f"{self.points:+d}" if self.points else "0"
+
 
 @dataclass(frozen=True)
 class ShareCard:
@@ -40,7 +45,7 @@ class ShareCard:
     @property
     def description(self) -> str:
         """The card in one line of text (``og:description``)."""
-        top = " · ".join(f"{line.rank}. {line.name} {line.points:+d}" for line in self.lines)
+        top = " · ".join(f"{line.rank}. {line.name} {line.signed}" for line in self.lines)
         return " · ".join(part for part in (top, self.footer) if part)
 
 
