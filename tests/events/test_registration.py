@@ -175,3 +175,13 @@ def test_registration_page_is_staff_only(client, users, tournament):
     assert client.post(url, {"registration_open": "on"}).status_code == 403
     tournament.refresh_from_db()
     assert not tournament.registration_open
+
+
+def test_refusals_in_japanese(client, club, users, tournament):
+    client.force_login(users["member"])
+    me = reverse("tournament_me", args=[tournament.pk])
+    page = client.get(me, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "この大会の参加申込は受け付けていません。" in page
+    svc.registration_set(tournament=tournament, open=True, cap=1)
+    page = client.get(me, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "参加を申し込む" in page and "定員は 1 人です。" in page
