@@ -25,9 +25,10 @@ MY_PIN_KEY = "efuda_my_pin"
 
 
 def _seat(tournament, entry):
-    """(round, table, seat number) of the entry in the latest drawn round, or None."""
+    """(round, table, seat number) of the entry in the latest round, drawn and not finished,
+    or None."""
     rnd = sel.current_round(tournament)
-    if rnd is None or entry is None:
+    if rnd is None or rnd.finished_at is not None or entry is None:
         return None
     for table in rnd.tables.all():
         if entry.player_id in table.seats:
