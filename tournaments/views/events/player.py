@@ -15,6 +15,7 @@ from core.errors import EfudaError
 from ...forms.registration import DeskCodeForm, RegisterForm
 from ...i18n import error_text
 from ...models import CheckInHow
+from ...reports.qr import absolute_url, qr_svg
 from ...selectors import events as sel
 from ...selectors.events import registration as reg
 from ...services import events as svc
@@ -67,8 +68,17 @@ def my_entry_view(request, tournament_id: int):
             "seat": seat,
             "mates": [names.get(p, "") for p in seat[1].seats] if seat else [],
             "new_pin": new_pin["pin"] if new_pin else None,
+            "staff_qr": _staff_qr(tournament, entry),
         },
     )
+
+
+def _staff_qr(tournament, entry) -> str:
+    """For the staff to scan while check-in is open: the player's line on the staff's page
+    (where they tap *Check in*); to anyone else the address is a refusal."""
+    if entry is None or entry.checked_in or entry.waiting or not tournament.checkin_open:
+        return ""
+    return qr_svg(absolute_url("tournament_manage", tournament.pk) + f"#entry-{entry.pk}")
 
 
 def _my_post(view):
