@@ -114,6 +114,13 @@ OTHER_WRITES = {
     "tournament_deal_drop": "staff", "tournament_deal_restore": "staff",
     "tournament_pin_lockouts_clear": "staff", "tournament_replace": "staff",
     "tournament_freeze": "staff", "tournament_reveal": "staff",
+    "tournament_registration": "staff (GET shows the settings)",
+    "tournament_checkin_open": "staff",
+    "tournament_register": "logged in, may see the tournament; member or public+anyone "
+    "(tests/events/test_registration.py)",
+    "tournament_withdraw": "logged in: the person's own entry only",
+    "tournament_my_check_in": "logged in: the person's own entry, with the desk code",
+    "tournament_my_pin": "logged in: the person's own seated entry",
     "tournament_staff_add": "club owner or the tournament's creator (tests/events)",
     "tournament_staff_remove": "club owner or the tournament's creator (GET asks first)",
     # The JSON API (tournaments/api): who calls is a personal token only, never the session

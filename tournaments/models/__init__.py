@@ -5,6 +5,7 @@ from .api import ApiIdempotencyKey, ApiTableToken, ApiToken, TokenScope
 from .clubs import Club, ClubRuleSet, Membership, Player, Role, normalise_name
 from .events import (  # noqa: E501
     Adjustment,
+    CheckInHow,
     ConfirmationState,
     DealConfirmation,
     DrawMethod,
@@ -31,6 +32,7 @@ __all__ = [
     "PlayerClaim",
     "PlayerMerge",
     "Adjustment",
+    "CheckInHow",
     "ConfirmationState",
     "DealConfirmation",
     "DrawMethod",

@@ -64,6 +64,9 @@ def round_draw(
     if tournament.finished_at is not None:
         raise _fail("draw", "tournament_finished")
     club_version_bump(club_id=tournament.club_id)
+    if tournament.checkin_open:  # drawing a round closes self check-in (checkin.py)
+        tournament.checkin_open = False
+        tournament.save(update_fields=["checkin_open"])
     latest = _latest_round(tournament)
     if latest is not None and latest.started_at is None:
         number = latest.number
