@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0021_late_deals'),
+        ('tournaments', '0022_feed_keys_embed_origins'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
