@@ -18,6 +18,7 @@ from .events import (  # noqa: E501
 from .imports import ImportJob
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
 from .ratings import Rating, RatingHistory, RatingState
+from .webhooks import DeliveryStatus, Webhook, WebhookDelivery
 from .workers import WorkerBeat
 
 __all__ = [
@@ -54,6 +55,9 @@ __all__ = [
     "Role",
     "ScoreLine",
     "StandingAggregate",
+    "Webhook",
+    "WebhookDelivery",
+    "DeliveryStatus",
     "WorkerBeat",
     "normalise_name",
 ]

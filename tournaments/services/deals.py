@@ -21,6 +21,7 @@ from .players import players_by_ids
 from .ratings import ratings_deal_changed
 from .scoring_bridge import deal_columns, line_specs, line_values, outcome_dict, score
 from .table_check import table_deal_check
+from .webhooks import webhooks_session_changed
 
 
 def _check_players(session: GameSession, data: dict) -> None:
@@ -228,6 +229,7 @@ def _deal_record(
     specs = line_specs(session.game, data, result)
     _write_lines(deal, specs, locked=locked)
     ratings_deal_changed(deal=deal, created=True, lines=specs, at_table=session.at_table)
+    webhooks_session_changed(session=session)
     deal.already_recorded = False
     return deal
 
@@ -314,6 +316,7 @@ def deal_update(
     _check_players(deal.session, data)
     table_deal_check(session=deal.session, data=data, deal=deal)
     club_version_bump(club_id=deal.club_id)
+    webhooks_session_changed(session=deal.session)
     return deal_rescore(deal=deal, data=data, user=user, reason=reason)
 
 
@@ -327,6 +330,7 @@ def deal_delete(*, deal: Deal, user=None, version: int | None = None) -> Deal:
     if deal.is_deleted:
         return deal
     club_version_bump(club_id=deal.club_id)
+    webhooks_session_changed(session=deal.session)
     return deal_rescore(deal=deal, data=deal.data, user=user, deleted=True)
 
 
@@ -337,6 +341,7 @@ def deal_restore(*, deal: Deal, user=None) -> Deal:
         raise fail("__all__", "deal_not_deleted")
     table_deal_check(session=deal.session, data=deal.data, deal=deal)
     club_version_bump(club_id=deal.club_id)
+    webhooks_session_changed(session=deal.session)
     return deal_rescore(deal=deal, data=deal.data, user=user, deleted=False)
 
 
