@@ -11,7 +11,7 @@ from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
 from ..deal_data import reason_code
-from ..models import Deal, Game, GameSession, ScoreLine, TournamentTable
+from ..models import Deal, Game, GameSession, ScoreLine, TournamentTable, Webhook
 from ..selectors.rulesets import session_rules
 from . import bulk
 from .aggregates import aggregates_apply, spec_of
@@ -203,7 +203,10 @@ def _deal_record(
     session = (
         GameSession.objects.select_for_update(no_key=True)
         .select_related("club")
-        .annotate(at_table=Exists(TournamentTable.objects.filter(session=OuterRef("pk"))))
+        .annotate(
+            at_table=Exists(TournamentTable.objects.filter(session=OuterRef("pk"))),
+            hooked=Exists(Webhook.objects.filter(club_id=OuterRef("club_id"))),  # no query more
+        )
         .get(pk=session.pk)
     )
     locked = _players_checked_and_locked(session, data)
@@ -229,7 +232,7 @@ def _deal_record(
     specs = line_specs(session.game, data, result)
     _write_lines(deal, specs, locked=locked)
     ratings_deal_changed(deal=deal, created=True, lines=specs, at_table=session.at_table)
-    webhooks_session_changed(session=session)
+    webhooks_session_changed(session=session, hooked=session.hooked)
     deal.already_recorded = False
     return deal
 

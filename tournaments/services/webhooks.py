@@ -121,11 +121,12 @@ def _hooks(club_id: int) -> list[Webhook]:
     return list(Webhook.objects.filter(club_id=club_id).select_related("club"))
 
 
-def webhooks_session_changed(*, session: GameSession) -> None:
+def webhooks_session_changed(*, session: GameSession, hooked: bool | None = None) -> None:
     """Queue, for every hook of the session's club, "the session changed" and "the standings
     of its month changed" (a deal recorded, edited, deleted or restored; a session started).
-    Call inside the transaction that records the change."""
-    hooks = _hooks(session.club_id)
+    Call inside the transaction that records the change. ``hooked``: whether the club has
+    hooks, when the caller read it with its own rows (recording a deal: no query more)."""
+    hooks = _hooks(session.club_id) if hooked is not False else []
     if not hooks:
         return
     month = f"{session.date:%Y-%m}"
