@@ -276,7 +276,6 @@ def _build_world():
     twice = [factories.PlayerFactory(club=club, name=name) for name in ("P8", "P8x")]
     merged = player_merge(club=club, keep=twice[0], merge=twice[1], by=users[OWNER])
     from tournaments.models import ImportJob
-
     from tournaments.services.webhooks import webhook_create
 
     hook, _secret = webhook_create(club=club, url="http://127.0.0.1:9/hook/", language="ja")
