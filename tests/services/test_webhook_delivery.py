@@ -157,3 +157,31 @@ def test_a_ping_says_what_a_receiver_needs(club):
     body = json.loads(receiver.received[0].body)
     assert body == {"delivery": ping.pk, "event": "ping", "club": club.slug, "language": "en",
                     "subject": {}, "url": f"http://127.0.0.1:8000/c/{club.slug}/"}  # fmt: skip
+
+
+def test_the_worker_gets_one_task_per_delivery_for_its_time(
+    club, players, napoleon_session, settings, django_capture_on_commit_callbacks
+):
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}  # the worker's
+    path = "tournaments.services.webhook_send.webhook_delivery_run"
+    with webhook_receiver(500) as receiver:
+        webhook_create(club=club, url=receiver.url, language="ja")
+        with django_capture_on_commit_callbacks(execute=True):
+            for _ in range(3):
+                deal_record(session=napoleon_session,
+                            data={"seats": [p.id for p in players[:5]], "redeal": True})  # fmt: skip
+        tasks = {t.args_kwargs["kwargs"]["delivery_id"]: t for t in
+                 DBTaskResult.objects.filter(task_path=path)}  # fmt: skip
+        deliveries = list(WebhookDelivery.objects.all())
+        assert sorted(tasks) == sorted(d.pk for d in deliveries) and len(deliveries) == 2
+        for delivery in deliveries:  # each task waits for its delivery's time (coalescing)
+            assert tasks[delivery.pk].run_after == delivery.next_attempt_at > timezone.now()
+        delivery = deliveries[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            webhook_delivery_attempt(delivery_id=delivery.pk, now=delivery.next_attempt_at)
+        delivery.refresh_from_db()
+        retry = DBTaskResult.objects.filter(task_path=path).order_by("-enqueued_at").first()
+        assert retry.run_after == delivery.next_attempt_at  # the retry's task, a minute later
+    assert len(receiver.received) == 1  # nothing sent but the one attempt
