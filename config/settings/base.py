@@ -71,6 +71,14 @@ WORKER_HEARTBEAT_SECONDS = int(os.environ.get("WORKER_HEARTBEAT_SECONDS", "30"))
 IMPORT_TIME_LIMIT_SECONDS = int(os.environ.get("IMPORT_TIME_LIMIT_SECONDS", "600"))
 IMPORT_QUEUE_PER_CLUB = int(os.environ.get("IMPORT_QUEUE_PER_CLUB", "2"))
 IMPORT_QUEUE_PER_USER = int(os.environ.get("IMPORT_QUEUE_PER_USER", "3"))
+# Webhooks (docs/api.md, "Webhooks"): a change waits this long for more changes of the same
+# subject before its POST; each POST may take this long; a club may have this many hooks.
+# WEBHOOK_LOCAL_ADDRESSES lets hooks reach http://localhost and private addresses (development
+# only: in production a hook may reach only public addresses, over https).
+WEBHOOK_COALESCE_SECONDS = int(os.environ.get("WEBHOOK_COALESCE_SECONDS", "60"))
+WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "5"))
+WEBHOOKS_PER_CLUB = int(os.environ.get("WEBHOOKS_PER_CLUB", "5"))
+WEBHOOK_LOCAL_ADDRESSES = DEBUG
 # What an uploaded spreadsheet may claim, checked before any sheet is built; sized so that a
 # clean file at the line limit passes (services/upload_limits.py; docs/import-format.md).
 IMPORT_MAX_CELLS = int(os.environ.get("IMPORT_MAX_CELLS", "5000000"))

@@ -20,6 +20,7 @@ from .feeds import FeedKey
 from .imports import ImportJob
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
 from .ratings import Rating, RatingHistory, RatingState
+from .webhooks import DeliveryStatus, Webhook, WebhookDelivery
 from .workers import WorkerBeat
 
 __all__ = [
@@ -58,6 +59,9 @@ __all__ = [
     "Role",
     "ScoreLine",
     "StandingAggregate",
+    "Webhook",
+    "WebhookDelivery",
+    "DeliveryStatus",
     "WorkerBeat",
     "normalise_name",
 ]

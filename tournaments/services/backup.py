@@ -70,8 +70,9 @@ _FRAMEWORK_MODELS = (
 )
 
 
-# The task worker's sign of life (/healthz): a restored database has seen no worker.
-_NOT_BACKED_UP = frozenset({"tournaments.workerbeat"})
+# The task worker's sign of life (/healthz): a restored database has seen no worker. Webhook
+# deliveries: what was posted, or waited to be, before the backup (a restore sends nothing).
+_NOT_BACKED_UP = frozenset({"tournaments.workerbeat", "tournaments.webhookdelivery"})
 
 
 def _project_app_configs():

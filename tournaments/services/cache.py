@@ -34,6 +34,9 @@ UNVERSIONED = frozenset(
         "tournaments_workerbeat",  # the task worker's sign of life (/healthz): no club's data
         "tournaments_apitabletoken",  # a PIN holder's table token: never shown
         "tournaments_feedkey",  # a member's secret feed key: never on a kept page
+        # A webhook delivery's progress: the hook's own page, never cached; the change it
+        # tells of moved the version in the transaction that queued it (services/webhooks.py).
+        "tournaments_webhookdelivery",
         # A ratings replay writes a new generation of history rows (and the state's
         # bookkeeping: the generation numbers, its version) in transactions of its own, which
         # no reader looks at; readers see them once the state switches to that generation, in

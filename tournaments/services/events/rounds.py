@@ -21,6 +21,7 @@ from ...selectors.events import tournament_standings
 from ...selectors.rulesets import ruleset_rules
 from ..cache import club_version_bump
 from ..sessions import session_create
+from ..webhooks import ROUND_DRAWN, ROUND_FINISHED, webhooks_round_changed
 from .common import _fail, _user
 from .table_deals import deal_confirm, deal_dispute, table_deal_drop
 
@@ -111,6 +112,7 @@ def round_draw(
         TournamentTable(round=rnd, number=i, seats=list(seats))
         for i, seats in enumerate(result.tables, start=1)
     )
+    webhooks_round_changed(rnd=rnd, event=ROUND_DRAWN)
     return rnd
 
 
@@ -260,6 +262,7 @@ def round_finish(
             rnd.timer_ends_at = None
         rnd._history_user = _user(user)
         rnd.save(update_fields=["finished_at", "timer_ends_at", "timer_left"])
+        webhooks_round_changed(rnd=rnd, event=ROUND_FINISHED)
     tournament = Tournament.objects.select_for_update().get(pk=rnd.tournament_id)
     if tournament.finished_at is None and (last or rnd.number >= tournament.rounds_planned):
         tournament_finish(tournament=tournament, user=user)
