@@ -169,9 +169,9 @@ def test_the_worker_gets_one_task_per_delivery_for_its_time(
     with webhook_receiver(500) as receiver:
         webhook_create(club=club, url=receiver.url, language="ja")
         with django_capture_on_commit_callbacks(execute=True):
+            seats = [p.id for p in players[:5]]
             for _ in range(3):
-                deal_record(session=napoleon_session,
-                            data={"seats": [p.id for p in players[:5]], "redeal": True})  # fmt: skip
+                deal_record(session=napoleon_session, data={"seats": seats, "redeal": True})
         tasks = {t.args_kwargs["kwargs"]["delivery_id"]: t for t in
                  DBTaskResult.objects.filter(task_path=path)}  # fmt: skip
         deliveries = list(WebhookDelivery.objects.all())
