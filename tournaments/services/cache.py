@@ -20,9 +20,9 @@ run, and one that commits a write to a club table without moving its club's vers
 
 from __future__ import annotations
 
-from django.db.models import F
+from django.db.models import Exists, F
 
-from ..models import Club
+from ..models import Club, Tournament
 
 # Tables written without moving the version: no read page shows their rows, or a page shows
 # only what a transaction that bumps the version switches to.
@@ -52,3 +52,19 @@ def club_version_bump(*, club_id: int, using: str | None = None) -> None:
     """Mark the club's pages as changed: one ``UPDATE`` of the club's row, inside the
     writing transaction (its caller's)."""
     Club.objects.using(using).filter(pk=club_id).update(data_version=F("data_version") + 1)
+
+
+def club_hiding_refresh(*, club_id: int, using: str | None = None) -> None:
+    """Rewrite the club's hiding flags (``Club.has_private_tournament``,
+    ``Club.has_standings_freeze``) from its tournaments as they are now: one ``UPDATE`` of the
+    club's row, called after a write that can change them (a tournament created, made private
+    or public, deleted; a freeze set or revealed), in the same transaction as its version bump.
+    The flags say only whether something *may* be hidden (a private tournament not yet started,
+    a freeze before its hidden rounds): the visibility rule asks the rest when one is set."""
+    tournaments = Tournament.objects.using(using).filter(club_id=club_id)
+    Club.objects.using(using).filter(pk=club_id).update(
+        has_private_tournament=Exists(tournaments.filter(is_public=False)),
+        has_standings_freeze=Exists(
+            tournaments.filter(standings_hidden_rounds__gt=0, standings_revealed=False)
+        ),
+    )

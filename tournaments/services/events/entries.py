@@ -19,7 +19,7 @@ from ...models import (
 )
 from ...selectors.entries import entry_kept_because
 from ...selectors.rulesets import ruleset_rules
-from ..cache import club_version_bump
+from ..cache import club_hiding_refresh, club_version_bump
 from ..names import clean_name
 from ..players import player_get_or_create
 from .changes import PlanChange, checked_out, entry_arrived
@@ -62,7 +62,7 @@ def tournament_create(
     if table_size and table_size not in pure.players:
         raise _fail("table_size", "table_size", size=table_size)
     club_version_bump(club_id=club.pk)
-    return Tournament.objects.create(
+    tournament = Tournament.objects.create(
         club=club,
         name=name[:100],
         date=date,
@@ -79,6 +79,8 @@ def tournament_create(
         seed=secrets.randbelow(10**6) if seed is None else seed,
         created_by=_user(user),
     )
+    club_hiding_refresh(club_id=club.pk)  # a private one hides its entrants from visitors
+    return tournament
 
 
 @transaction.atomic
