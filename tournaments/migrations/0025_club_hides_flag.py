@@ -21,7 +21,7 @@ def set_flags(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0021_late_deals"),
+        ("tournaments", "0024_webhooks"),
     ]
 
     operations = [
