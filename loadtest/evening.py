@@ -32,24 +32,22 @@ import os
 import random
 import shutil
 import socket
-import subprocess
-import tempfile
 import threading
 import time
 import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from loadtest.run import (
-    DEFAULT_URL,
-    Stats,
-    deal_fields,
-    machine,
-    recreate_database,
-    summary,
-    verify,
+from loadtest.parts import (
+    fresh_world,
+    load_cache,
+    print_latencies,
+    print_load_average,
+    verify_line,
+    write_json,
 )
-from loadtest.server import PYTHON, ROOT, Server, manage, prepare, server_env
+from loadtest.run import DEFAULT_URL, Stats, deal_fields, machine, summary, verify
+from loadtest.server import ROOT, Server, manage, server_env
 
 ENTRANTS_PER_TABLE = 5
 
@@ -228,15 +226,7 @@ def _arguments(argv) -> argparse.Namespace:
 def _world(args, env: dict) -> dict:
     """The database filled: the load club's world and the evening's tournament."""
     t0 = time.perf_counter()
-    recreate_database(args.database_url)
-    prepare(env, skip_admin_static=True)
-    seeded = subprocess.run(
-        [PYTHON, "-m", "loadtest.seed", "--demo", "--history", str(args.history)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
-    )  # fmt: skip
-    if seeded.returncode != 0:
-        raise SystemExit(seeded.stderr[-3000:])
-    world = json.loads(seeded.stdout.strip().splitlines()[-1])
+    world = fresh_world(env, args.database_url, history=args.history, skip_admin_static=True)
     code = TOURNAMENT_SEED.format(slug=world["club"], tables=args.tables)
     evening = json.loads(manage(env, "shell", "-c", code).strip().splitlines()[-1])
     print(f"prepared in {time.perf_counter() - t0:.0f} s", flush=True)
@@ -280,30 +270,15 @@ def _evening(args, server: Server, evening: dict) -> tuple[Stats, list, float]:
 
 def run(args) -> dict:
     """The evening prepared, run and checked: the result (also what the test reads)."""
-    with tempfile.TemporaryDirectory(prefix="efuda-evening-") as workdir:
-        redis = None
-        extra = {"CONN_MAX_AGE": "60"}
-        if args.cache == "redis":
-            from loadtest.parts import RedisServer
-
-            redis = RedisServer(shutil.which("redis-server"), Path(workdir))
-            redis.start()
-            extra["CACHE_URL"] = redis.url
-        try:
-            env = server_env(args.database_url, ROOT / "var" / "loadtest-static", **extra)
-            evening = _world(args, env)
-            server = Server(env, workers=args.workers)
-            server.start()
+    with load_cache(args.cache) as redis:
+        extra = {"CONN_MAX_AGE": "60"} | ({"CACHE_URL": redis.url} if redis else {})
+        env = server_env(args.database_url, ROOT / "var" / "loadtest-static", **extra)
+        evening = _world(args, env)
+        with Server(env, workers=args.workers) as server:
             counts = redis_counts(redis.port) if redis else {}
             load_before = machine()
-            try:
-                stats, confirmed, elapsed = _evening(args, server, evening)
-            finally:
-                server.stop()
-            cache = hit_rate(counts, redis_counts(redis.port)) if redis else None
-        finally:
-            if redis is not None:
-                redis.stop()
+            stats, confirmed, elapsed = _evening(args, server, evening)
+        cache = hit_rate(counts, redis_counts(redis.port)) if redis else None
     sessions = [tb["session"] for tb in evening["tables"]]
     return {
         "config": {k: v for k, v in vars(args).items() if k != "json"} | {"json": str(args.json)},
@@ -321,29 +296,18 @@ def report(result: dict) -> None:
         f" each; {config['phones']} phones refreshing every {config['refresh']} s on average;"
         f" {load['seconds']} s, gunicorn {config['workers']} workers, cache {config['cache']}"
     )
-    before, after = result["machine"]["before"], result["machine"]["after"]
-    print(f"load average before {before['load_average']}, after {after['load_average']}")
-    print(f"{'page':<22}{'requests':>9}{'non-2xx':>9}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
-    for kind, k in load["kinds"].items():
-        print(f"{kind:<22}{k['requests']:>9}{k['errors']:>9}{k['p50_ms']:>9}{k['p95_ms']:>9}"
-              f"{k['max_ms']:>9}")  # fmt: skip
-    for sample in load["error_samples"]:
-        print("  error:", sample)
+    print_load_average(result["machine"])
+    print_latencies(load, label="page", width=22, errors="non-2xx", errors_width=9)
     if cache:
         print(f"shared cache: {cache['hits']} hits, {cache['misses']} misses, "
               f"hit rate {cache['hit_rate']}")  # fmt: skip
-    print(
-        f"deals confirmed {v['confirmed']}, stored once {v['stored_with_those_keys']}, "
-        f"missing {v['missing']}, duplicated {v['duplicated']}, gaps {v['sessions_with_gaps']}"
-        f" -> {'OK' if v['ok'] else 'FAILED'}"
-    )
+    print(verify_line(v))
 
 
 def main(argv=None) -> int:
     args = _arguments(argv)
     result = run(args)
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
+    write_json(args.json, result)
     report(result)
     print(f"(JSON: {args.json})")
     return 0 if result["verify"]["ok"] and result["load"]["errors"] == 0 else 1

@@ -46,7 +46,7 @@ import time
 from pathlib import Path
 
 from loadtest.cluster import OwnPrimary, ReplicaOf
-from loadtest.parts import RedisServer, wait_for
+from loadtest.parts import RedisServer, seed_world, wait_for, write_json
 from loadtest.ratio import ab
 from loadtest.run import Stats, machine, scorekeeper, verify
 from loadtest.server import PYTHON, ROOT, Server, manage, server_env
@@ -177,14 +177,7 @@ def _server_binaries() -> Path:
 
 
 def _seed(env: dict, history: int) -> dict:
-    seeded = subprocess.run(
-        [PYTHON, "-m", "loadtest.seed", "--demo", "--history", str(history),
-         "--scorekeepers", "1"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
-    )  # fmt: skip
-    if seeded.returncode != 0:
-        raise SystemExit(seeded.stderr[-3000:])
-    return json.loads(seeded.stdout.strip().splitlines()[-1])
+    return seed_world(env, history=history, scorekeepers=1)
 
 
 def measure(
@@ -440,8 +433,7 @@ def _faults(parts: Parts, args) -> int:
         "deals": checked,
         "interrupted_import": job_state,
     }  # fmt: skip
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
+    write_json(args.json, result)
     print(f"scorekeeper: {stats.requests} requests, {keeper_errors} errors; deals confirmed "
           f"{checked['confirmed']}, missing {checked['missing']}, duplicated "
           f"{checked['duplicated']} -> {'OK' if checked['ok'] else 'FAILED'}")  # fmt: skip

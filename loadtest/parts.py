@@ -1,18 +1,28 @@
-"""The shared parts of a multi-server set-up, started on this machine for the fault tests
-(tests/hardening) and the multi-server load run (loadtest/multi.py, deploy/try-multi-server): a
-``redis-server`` and a streaming standby of a local PostgreSQL primary (``pg_basebackup -R`` into
-a second cluster on another port, run as the ``postgres`` user; needs root).
+"""The shared parts of the load runs and of a multi-server set-up, started on this machine for
+the fault tests (tests/hardening) and the load runs (loadtest/run.py, ratio.py, evening.py,
+multi.py, deploy/try-multi-server): a run's database filled by ``loadtest.seed``, its report
+lines and JSON file, a ``redis-server`` (a run's shared cache) and a streaming standby of a local
+PostgreSQL primary (``pg_basebackup -R`` into a second cluster on another port, run as the
+``postgres`` user; needs root).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+from loadtest.server import PYTHON, ROOT, prepare
 
 
 def free_port() -> int:
@@ -79,6 +89,95 @@ class RedisServer:
         with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
             s.sendall(b"DBSIZE\r\n")
             return int(s.recv(64).strip().lstrip(b":"))
+
+
+@contextlib.contextmanager
+def load_cache(kind: str):
+    """A load run's shared cache, as a venue's servers share one: ``kind`` "redis" starts a
+    ``redis-server`` of its own (in a temporary directory) and yields it, stopped afterwards;
+    "local" (each worker's own memory) yields None."""
+    if kind != "redis":
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="efuda-redis-") as workdir:
+        redis = RedisServer(shutil.which("redis-server"), Path(workdir))
+        redis.start()
+        try:
+            yield redis
+        finally:
+            redis.stop()
+
+
+# --- a load run's database and report -------------------------------------------------------
+
+
+def recreate_database(url: str) -> None:
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def seed_world(env: dict, *, history: int, scorekeepers: int | None = None) -> dict:
+    """``loadtest.seed --demo`` in the run's environment: the world it prints last."""
+    command = [PYTHON, "-m", "loadtest.seed", "--demo", "--history", str(history)]
+    if scorekeepers is not None:
+        command += ["--scorekeepers", str(scorekeepers)]
+    seeded = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800
+    )
+    if seeded.returncode != 0:
+        raise SystemExit(seeded.stderr[-3000:])
+    return json.loads(seeded.stdout.strip().splitlines()[-1])
+
+
+def fresh_world(
+    env: dict, database_url: str, *, history: int, reuse: bool = False,
+    scorekeepers: int | None = None, skip_admin_static: bool = False,
+) -> dict:  # fmt: skip
+    """The run's database (re)created (``reuse``: kept, and no history added), migrated, its
+    static files collected, and filled by ``loadtest.seed``: the world it prints."""
+    if not reuse:
+        recreate_database(database_url)
+    prepare(env, skip_admin_static=skip_admin_static)
+    return seed_world(env, history=0 if reuse else history, scorekeepers=scorekeepers)
+
+
+def write_json(path: Path, result: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+def print_load_average(machine: dict) -> None:
+    """The line of the machine's load average before and after the run."""
+    before, after = machine["before"], machine["after"]
+    print(f"load average before {before['load_average']}, after {after['load_average']}")
+
+
+def print_latencies(load: dict, *, label: str, width: int, errors: str, errors_width: int):
+    """The table of requests, errors and p50/p95/max per kind of request (``run.summary``),
+    then the error samples."""
+    print(f"{label:<{width}}{'requests':>9}{errors:>{errors_width}}{'p50 ms':>9}{'p95 ms':>9}"
+          f"{'max ms':>9}")  # fmt: skip
+    for kind, k in load["kinds"].items():
+        print(f"{kind:<{width}}{k['requests']:>9}{k['errors']:>{errors_width}}{k['p50_ms']:>9}"
+              f"{k['p95_ms']:>9}{k['max_ms']:>9}")  # fmt: skip
+    for sample in load["error_samples"]:
+        print("  error:", sample)
+
+
+def verify_line(v: dict, *, aggregates: bool = False) -> str:
+    """What ``run.verify`` found, in one line (``aggregates``: with its aggregate check)."""
+    gaps = f"gaps {v['sessions_with_gaps']}"
+    if aggregates:
+        gaps += f", aggregate mismatches {v['aggregate_rows_not_matching_lines']}"
+    return (
+        f"deals confirmed {v['confirmed']}, stored once {v['stored_with_those_keys']}, "
+        f"missing {v['missing']}, duplicated {v['duplicated']}, {gaps} -> "
+        f"{'OK' if v['ok'] else 'FAILED'}"
+    )
 
 
 # --- PostgreSQL standby ----------------------------------------------------------------------

@@ -40,8 +40,9 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from loadtest.run import DEFAULT_URL, machine, recreate_database
-from loadtest.server import PYTHON, ROOT, Server, manage, prepare, server_env
+from loadtest.parts import fresh_world, print_load_average, write_json
+from loadtest.run import DEFAULT_URL, machine
+from loadtest.server import ROOT, Server, manage, server_env
 
 TOURNAMENT_SEED = """
 import datetime, json
@@ -59,10 +60,12 @@ print(json.dumps({{"tournament": t.pk}}))
 
 
 def ab(url: str, *, requests: int, concurrency: int, cookie: str = "") -> dict:
+    """``cookie``: the Cookie header's value, or a whole header ("Authorization: Bearer ...")."""
+    header = cookie if cookie.startswith("Authorization:") else f"Cookie: {cookie}"
     result = subprocess.run(
         [
             "ab",
-            *(["-H", f"Cookie: {cookie}"] if cookie else []),
+            *(["-H", header] if cookie else []),
             "-q",
             "-n",
             str(requests),
@@ -104,6 +107,10 @@ LOGIN = "login (ceiling)"
 
 # The pages a scorekeeper is measured on (the member reads them all).
 SCOREKEEPER_PAGES = ("club home", "standings", "player", "session")
+# The API's standings, beside the page's (README "Stack": why django-ninja): a visitor's call
+# and a member's with their own token (manage.py api_token), both answered afresh (no
+# If-None-Match), under the site's rate limits lifted high enough never to refuse
+API_STANDINGS = "api standings"
 
 
 def login_cookie(server: Server, username: str, password: str) -> str:
@@ -139,17 +146,9 @@ def _world(args, env: dict) -> tuple[dict, dict[str, str]]:
     """The database filled (a tournament with a running round too): the seed's world and the
     read pages measured."""
     t0 = time.perf_counter()
-    if not args.reuse_db:
-        recreate_database(args.database_url)
-    prepare(env)
-    history = str(0 if args.reuse_db else args.history)
-    seeded = subprocess.run(
-        [PYTHON, "-m", "loadtest.seed", "--demo", "--history", history, "--scorekeepers", "1"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
-    )  # fmt: skip
-    if seeded.returncode != 0:
-        raise SystemExit(seeded.stderr[-3000:])
-    world = json.loads(seeded.stdout.strip().splitlines()[-1])
+    world = fresh_world(
+        env, args.database_url, history=args.history, reuse=args.reuse_db, scorekeepers=1
+    )
     pages = {
         "club home": world["pages"][0],
         "standings": world["pages"][1],
@@ -157,6 +156,8 @@ def _world(args, env: dict) -> tuple[dict, dict[str, str]]:
         "player": world["pages"][6],
         "session": world["pages"][7],  # a past session of 20 deals
     }
+    game = world["pages"][1].rstrip("/").rsplit("/", 1)[-1]
+    pages[API_STANDINGS] = f"/api/v1/clubs/{world['club']}/standings/{game}"
     try:
         made = manage(env, "shell", "-c", TOURNAMENT_SEED.format(slug=world["club"]))
         tournament = json.loads(made.strip().splitlines()[-1])["tournament"]
@@ -175,12 +176,16 @@ def _targets(server: Server, world: dict, pages: dict[str, str]) -> dict[str, tu
         "member": login_cookie(server, world["member"]["username"], world["member"]["password"]),
         "scorekeeper": login_cookie(server, keeper["username"], keeper["password"]),
     }
+    token = manage(server.env, "api_token", world["member"]["username"]).strip()
     targets: dict[str, tuple[str, str]] = {LOGIN: ("/accounts/login/", "")}
     for reader, cookie in readers.items():
         for name, path in pages.items():
             if reader == "scorekeeper" and name not in SCOREKEEPER_PAGES:
                 continue
-            targets[name if reader == "visitor" else f"{name} · {reader}"] = (path, cookie)
+            header = cookie
+            if name == API_STANDINGS and cookie:  # a logged-in reader calls with a token
+                header = f"Authorization: Bearer {token}"
+            targets[name if reader == "visitor" else f"{name} · {reader}"] = (path, header)
     return targets
 
 
@@ -216,11 +221,9 @@ def _measure(args, server: Server, targets: dict) -> tuple[dict, dict, dict]:
 
 
 def _report(args, result: dict) -> None:
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
+    write_json(args.json, result)
     print(f"\nread-only load: ab -c {args.concurrency}, {args.requests} requests × {args.rounds}")
-    before, after = result["machine"]["before"], result["machine"]["after"]
-    print(f"load average before {before['load_average']}, after {after['load_average']}")
+    print_load_average(result["machine"])
     print(f"{'page':<36}{'req/s':>9}{'ratio':>8}{'failed':>8}")
     for name, page in result["pages"].items():
         print(f"{name:<36}{page['rps_median']:>9}{page['ratio_to_login']:>8}{page['failed']:>8}")
@@ -228,16 +231,14 @@ def _report(args, result: dict) -> None:
 
 def main(argv=None) -> int:
     args = _arguments(argv)
-    env = server_env(args.database_url, ROOT / "var" / "loadtest-static")
+    # the API's rate limits counted as on a site, never reached by this load
+    limits = {"EFUDA_API_RATE_ADDRESS": "10000000/m", "EFUDA_API_RATE_TOKEN": "10000000/m"}
+    env = server_env(args.database_url, ROOT / "var" / "loadtest-static", **limits)
     world, pages = _world(args, env)
-    server = Server(env, workers=args.workers)
-    server.start()
-    targets = _targets(server, world, pages)
-    load_before = machine()
-    try:
+    with Server(env, workers=args.workers) as server:
+        targets = _targets(server, world, pages)
+        load_before = machine()
         rates, ratios, failed = _measure(args, server, targets)
-    finally:
-        server.stop()
     result = {
         "config": {k: v for k, v in vars(args).items() if k != "json"} | {"json": str(args.json)},
         "machine": {"before": load_before, "after": machine()},

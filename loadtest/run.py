@@ -20,7 +20,6 @@ The load generator and the server share the machine, so the figures are a floor.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import random
@@ -31,11 +30,17 @@ import time
 import uuid
 from collections import defaultdict
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import psycopg
 
-from loadtest.server import PYTHON, ROOT, Server, prepare, server_env
+from loadtest.parts import (
+    fresh_world,
+    print_latencies,
+    verify_line,
+    write_json,
+)
+from loadtest.server import ROOT, Server, server_env
 
 DEFAULT_URL = "postgres://efuda:efuda@127.0.0.1:5432/efuda_load"
 
@@ -184,15 +189,6 @@ def scorekeeper(
 # --- database ---------------------------------------------------------------------------------
 
 
-def recreate_database(url: str) -> None:
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
 def verify(url: str, confirmed: list[tuple[int, str]], sessions: list[int]) -> dict:
     """Check the database against what the scorekeepers were told was saved."""
     keys = [key for _session, key in confirmed]
@@ -308,21 +304,8 @@ def print_report(result: dict) -> None:
         f"gunicorn {result['config']['workers']} workers on 127.0.0.1"
     )
     print(f"requests {s['requests']}  throughput {s['throughput_rps']} req/s  errors {s['errors']}")
-    print(f"{'kind':<14}{'requests':>9}{'errors':>8}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
-    for kind, k in s["kinds"].items():
-        print(
-            f"{kind:<14}{k['requests']:>9}{k['errors']:>8}{k['p50_ms']:>9}{k['p95_ms']:>9}"
-            f"{k['max_ms']:>9}"
-        )
-    for sample in s["error_samples"]:
-        print("  error:", sample)
-    v = result["verify"]
-    print(
-        f"deals confirmed {v['confirmed']}, stored once {v['stored_with_those_keys']}, "
-        f"missing {v['missing']}, duplicated {v['duplicated']}, gaps {v['sessions_with_gaps']}, "
-        f"aggregate mismatches {v['aggregate_rows_not_matching_lines']} -> "
-        f"{'OK' if v['ok'] else 'FAILED'}"
-    )
+    print_latencies(s, label="kind", width=14, errors="errors", errors_width=8)
+    print(verify_line(result["verify"], aggregates=True))
 
 
 def _arguments(argv) -> argparse.Namespace:
@@ -365,31 +348,12 @@ def _seed(args, env: dict) -> dict:
     """A fresh database (unless reused), migrated and filled: the world the threads use."""
     t0 = time.perf_counter()
     print(f"preparing {args.database_url} …", flush=True)
+    world = fresh_world(
+        env, args.database_url, history=args.history, reuse=args.reuse_db,
+        scorekeepers=args.scorekeepers,
+    )  # fmt: skip
     if args.reuse_db:
         args.history = 0
-    else:
-        recreate_database(args.database_url)
-    prepare(env)
-    seeded = subprocess.run(
-        [
-            PYTHON,
-            "-m",
-            "loadtest.seed",
-            "--demo",
-            "--history",
-            str(args.history),
-            "--scorekeepers",
-            str(args.scorekeepers),
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
-    if seeded.returncode != 0:
-        raise SystemExit(seeded.stderr[-3000:])
-    world = json.loads(seeded.stdout.strip().splitlines()[-1])
     print(f"seeded in {time.perf_counter() - t0:.0f} s: {world['deals']} deals", flush=True)
     return world
 
@@ -462,7 +426,7 @@ def main(argv=None) -> int:
         "load": summary(stats, elapsed),
         "verify": verify(args.database_url, confirmed, [k["session"] for k in world["keepers"]]),
     }
-    args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
+    write_json(args.json, result)
     print_report(result)
     print(f"(JSON: {args.json})")
     return 0 if result["verify"]["ok"] and result["load"]["errors"] == 0 else 1

@@ -30,20 +30,26 @@ install_debs() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# Python packages: exactly the versions in requirements.txt (every dependency, the tests' and
-# the shared cache's included, each with its hashes), so a fresh clone installs next month what
-# it installs today. scripts/lock upgrades the lock. A second run only checks the stamp.
+# Python packages: exactly the versions in uv.lock (every dependency, the tests' and the shared
+# cache's included, each file with its hash), so a fresh clone installs next month what it
+# installs today. scripts/lock upgrades the lock. A second run only checks the stamp. A fresh
+# venv gets the locked uv from pip (checked against the lock's hashes); `uv sync --frozen` then
+# installs the lock as it is, never re-resolving it, and removes what it does not name.
 install_python() {
   if [ ! -x "$PY" ]; then
     python3.11 -m venv "$VENV" 2>/dev/null || python3 -m venv "$VENV"
   fi
-  local stamp="$VENV/.efuda-lock-$(sha1sum requirements.txt | cut -c1-12)"
+  local stamp="$VENV/.efuda-lock-$(sha1sum uv.lock | cut -c1-12)"
   if [ ! -f "$stamp" ]; then
-    echo "efuda: installing the locked Python packages (requirements.txt)"
-    "$PY" -m pip install -q --require-hashes --no-deps -r requirements.txt
-    # a venv made from an older lock may hold packages the lock no longer names
-    "$VENV/bin/pip-sync" -q --pip-args "--require-hashes --no-deps" requirements.txt
-    "$PY" -m pip check >/dev/null
+    echo "efuda: installing the locked Python packages (uv.lock)"
+    if [ ! -x "$VENV/bin/uv" ]; then
+      "$PY" -m pip install -q --require-hashes --no-deps -r <("$PY" scripts/lockfile.py uv)
+    fi
+    # Python 3.11's venv seeds setuptools, which uv sync leaves alone as a seed package: it goes
+    # first (and comes back only if the lock names it)
+    "$VENV/bin/uv" pip uninstall -q --python "$PY" setuptools wheel 2>/dev/null || true
+    UV_PROJECT_ENVIRONMENT="$VENV" UV_PYTHON_DOWNLOADS=never "$VENV/bin/uv" sync -q --frozen \
+      --all-extras --python "$PY"
     rm -f "$VENV"/.efuda-*
     touch "$stamp"
   fi

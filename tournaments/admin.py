@@ -37,7 +37,7 @@ from .models.events import (
     TournamentTable,
 )
 from .services.accounts import accounts_delete, accounts_owner_check
-from .services.cache import club_version_bump
+from .services.cache import club_hiding_refresh, club_version_bump
 from .services.claims import membership_display_name_set
 from .services.members import member_remove, membership_role_change, owners_kept_check
 
@@ -64,19 +64,24 @@ class Versioned:
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        club_version_bump(club_id=_club_id(obj))
+        self._changed(_club_id(obj))
 
     def delete_model(self, request, obj):
         club_id = _club_id(obj)
         super().delete_model(request, obj)
-        club_version_bump(club_id=club_id)  # a deleted club: nothing left to move
+        self._changed(club_id)  # a deleted club: nothing left to move
 
     def delete_queryset(self, request, queryset):
         with transaction.atomic(using=queryset.db):
             club_ids = {_club_id(obj) for obj in queryset}
             super().delete_queryset(request, queryset)
             for club_id in sorted(club_ids):
-                club_version_bump(club_id=club_id)
+                self._changed(club_id)
+
+    def _changed(self, club_id: int) -> None:
+        club_version_bump(club_id=club_id)
+        if self.model is Tournament:  # made private or public, a freeze set, deleted
+            club_hiding_refresh(club_id=club_id)
 
 
 class RefusalsAsMessages:

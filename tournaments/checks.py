@@ -39,7 +39,7 @@ def shared_cache_reachable(app_configs=None, **kwargs):
         client.ping()
     except ImportError as error:
         return [Error(f"CACHE_URL names Redis but its client is missing ({error}).",
-                      hint="pip install --require-hashes -r requirements.txt",
+                      hint="scripts/install (it installs uv.lock)",
                       id="efuda.E010")]  # fmt: skip
     except Exception as error:  # noqa: BLE001 - any failure to reach it is the finding
         return [Error(

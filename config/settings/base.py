@@ -71,6 +71,14 @@ WORKER_HEARTBEAT_SECONDS = int(os.environ.get("WORKER_HEARTBEAT_SECONDS", "30"))
 IMPORT_TIME_LIMIT_SECONDS = int(os.environ.get("IMPORT_TIME_LIMIT_SECONDS", "600"))
 IMPORT_QUEUE_PER_CLUB = int(os.environ.get("IMPORT_QUEUE_PER_CLUB", "2"))
 IMPORT_QUEUE_PER_USER = int(os.environ.get("IMPORT_QUEUE_PER_USER", "3"))
+# Webhooks (docs/api.md, "Webhooks"): a change waits this long for more changes of the same
+# subject before its POST; each POST may take this long; a club may have this many hooks.
+# WEBHOOK_LOCAL_ADDRESSES lets hooks reach http://localhost and private addresses (development
+# only: in production a hook may reach only public addresses, over https).
+WEBHOOK_COALESCE_SECONDS = int(os.environ.get("WEBHOOK_COALESCE_SECONDS", "60"))
+WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "5"))
+WEBHOOKS_PER_CLUB = int(os.environ.get("WEBHOOKS_PER_CLUB", "5"))
+WEBHOOK_LOCAL_ADDRESSES = DEBUG
 # What an uploaded spreadsheet may claim, checked before any sheet is built; sized so that a
 # clean file at the line limit passes (services/upload_limits.py; docs/import-format.md).
 IMPORT_MAX_CELLS = int(os.environ.get("IMPORT_MAX_CELLS", "5000000"))
@@ -218,7 +226,7 @@ DATABASE_ROUTERS = ["config.routers.PublicPagesReplicaRouter"]  # without a repl
 # default; with several application servers set CACHE_URL to a shared Redis
 # (redis://host:6379/0) so a page rendered by one server serves the others (docs/deploy.md). It
 # goes through django-redis, which turns a cache that is down into a miss (config/cache.py):
-# pages then render uncached, logins still work. Its client is in requirements.txt (the
+# pages then render uncached, logins still work. Its client is in uv.lock (the
 # optional extra ``shared-cache`` of pyproject.toml).
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHE_SOCKET_TIMEOUT = float(os.environ.get("CACHE_SOCKET_TIMEOUT", "0.5"))
@@ -248,7 +256,7 @@ if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     except ImportError:
         raise ImproperlyConfigured(
             "CACHE_URL names a Redis server but its client is not installed: "
-            "pip install --require-hashes -r requirements.txt (docs/deploy.md)"
+            "scripts/install (it installs uv.lock; docs/deploy.md)"
         ) from None
     CACHES = {"default": redis_cache(CACHE_URL)}
     # Each operation that found the cache away is logged (one line with its cause).
@@ -271,6 +279,11 @@ else:
 # Seconds a rendered page is kept (0 turns the page cache off). Freshness does not depend on
 # it: a write changes the key. It only bounds the memory of pages nobody reads any more.
 EFUDA_PAGE_CACHE_SECONDS = int(os.environ.get("EFUDA_PAGE_CACHE_SECONDS", "3600"))
+# The API's rate limits (tournaments/api/limits.py, docs/api.md "Rate limits"): per calling
+# address and per token, allauth's "amount/duration" ("600/m", "20/10s", several joined by
+# commas); empty: no limit
+EFUDA_API_RATE_ADDRESS = os.environ.get("EFUDA_API_RATE_ADDRESS", "600/m")
+EFUDA_API_RATE_TOKEN = os.environ.get("EFUDA_API_RATE_TOKEN", "300/m")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

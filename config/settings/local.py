@@ -4,3 +4,4 @@ from .base import *  # noqa: F403
 from .base import env_bool
 
 DEBUG = env_bool("DEBUG", True)
+WEBHOOK_LOCAL_ADDRESSES = DEBUG  # hooks to http://localhost while developing

@@ -17,6 +17,7 @@ from .base import *  # noqa: F403
 from .base import BASE_DIR, DATABASES, SECRET_KEY, env_bool, env_list
 
 DEBUG = False
+WEBHOOK_LOCAL_ADDRESSES = False  # hooks reach public https addresses only (SSRF)
 
 # A short, development or published key (the example in deploy/efuda.env.example, or any
 # other written in the repository) stops the server at start-up.

@@ -12,3 +12,5 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 # Tasks run at once, in the request that enqueues them (the worker is tested on its own).
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+# Webhook tests post to a server of their own on 127.0.0.1 (the SSRF tests turn this off).
+WEBHOOK_LOCAL_ADDRESSES = True

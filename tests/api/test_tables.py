@@ -10,6 +10,7 @@ from tests import factories
 from tests.events.conftest import napoleon_win
 from tournaments.models import Deal
 from tournaments.services import events as svc
+from tournaments.services.deals import deal_update
 from tournaments.services.events.common import PIN_FAILURES_PER_ENTRY
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +92,28 @@ def test_a_finished_round_ends_its_tokens(table):
         url, {"seats": tbl.seats, "redeal": True}, {"HTTP_AUTHORIZATION": f"Bearer {raw}"}
     )
     assert answer.status_code == 401
+
+
+def test_a_table_tokens_key_with_another_body_is_refused_and_stores_nothing(table):
+    t, tbl, entry, pin = table
+    token = post(token_url(t, tbl), {"pin": pin, "seat": 1}).json()["token"]
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}", "HTTP_ACCEPT_LANGUAGE": "en"}
+    url = f"/api/v1/tournaments/{t.pk}/tables/{tbl.pk}/deals"
+    deal = napoleon_win(tbl.seats)
+    payload = {"seats": deal["seats"], "napoleon": deal["napoleon"], "bid": 13, "trump": "S",
+               "called_suit": "S", "called_rank": "A", "adjutant": deal["adjutant"],
+               "honours": 14, "discarded": 0}  # fmt: skip
+    first = post(url, payload, headers, HTTP_IDEMPOTENCY_KEY="k-1")
+    assert first.status_code == 201, first.content
+    changed = post(url, payload | {"honours": 16}, headers, HTTP_IDEMPOTENCY_KEY="k-1")
+    assert changed.status_code == 422, changed.content
+    assert changed.json()["field"] == "Idempotency-Key"
+    assert changed.json()["code"] == "idempotency_key_reused"
+    stored = Deal.objects.get(session=tbl.session)
+    assert stored.data["honours"] == 14 and stored.pk == first.json()["id"]
+    # the staff correct the deal: a retry of the phone's first body is still that deal
+    deal_update(deal=stored, data=stored.data | {"honours": 15}, version=stored.version,
+                user=None, reason="typo")  # fmt: skip
+    again = post(url, payload, headers, HTTP_IDEMPOTENCY_KEY="k-1")
+    assert again.status_code == 200 and again.json()["id"] == stored.pk
+    assert Deal.objects.filter(session=tbl.session).count() == 1

@@ -56,7 +56,7 @@ def test_a_redis_cache_url_without_its_client_is_refused_at_start(tmp_path):
     result = subprocess.run([sys.executable, "-c", hide], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=120)  # fmt: skip
     assert result.returncode != 0
-    hint = "its client is not installed: pip install --require-hashes -r requirements.txt"
+    hint = "its client is not installed: scripts/install (it installs uv.lock; docs/deploy.md)"
     assert hint in result.stderr
 
 

@@ -23,6 +23,7 @@ from tournaments.selectors.visibility import (
 )
 from tournaments.services import events as ev
 from tournaments.services.aggregates import spec_of
+from tournaments.services.cache import club_hiding_refresh
 from tournaments.services.clubs import club_update
 from tournaments.services.deals import deal_record
 from tournaments.services.scoring_bridge import counters
@@ -78,7 +79,7 @@ def frozen_event(db):
     for n in range(2):
         ev.table_deal_record(table=table, data=napoleon_data(table.seats, n=n), staff=True)
     ev.round_finish(rnd=first)
-    return club, owner, t
+    return Club.objects.get(pk=club.pk), owner, t  # the club as a request reads it now
 
 
 def _start_second_round(t):
@@ -144,6 +145,7 @@ def test_ratings_learn_a_hidden_round_only_once_revealed(
     assert rated() == 5
     with club_versions.unchecked():  # made private by site staff (the admin moves the version)
         type(t).objects.filter(pk=t.pk).update(is_public=False)
+        club_hiding_refresh(club_id=club.pk)  # as the admin's save does
     with django_capture_on_commit_callbacks(execute=True):
         club_update(club=club, name=club.name, is_public=False)
     assert rated() == 5
@@ -223,6 +225,7 @@ def world(db):
     hidden_table = _play_round(frozen)
     ev.tournament_staff_add(tournament=frozen, who="hel-vis")
     plain = factories.session(club=club, ruleset=wiki, date=timezone.localdate(), table="A")
+    club = Club.objects.get(pk=club.pk)  # as a request reads it now (its hiding flags set)
     return {
         "club": club, "people": people, "private": private, "frozen": frozen, "plain": plain,
         "private_table": private_table, "shown_table": shown_table, "hidden_table": hidden_table,
@@ -294,7 +297,7 @@ def test_a_private_tournament_not_started_hides_its_players_but_no_deal():
     factories.MembershipFactory(club=club, user=owner, role="owner")
     wiki = factories.ClubRuleSetFactory(club=club, code="napoleon-wiki", preset="napoleon-wiki")
     early = _tournament(club, wiki, owner, "早", public=False)
-    visitors = deal_visibility(club=club, reader=None)
+    visitors = deal_visibility(club=Club.objects.get(pk=club.pk), reader=None)
     assert not visitors.private_hidden and visitors.everything and visitors.private_players
     assert not visitors.player_visible(early.entries.first().player_id)
     assert visitors.key not in ("all", Visibility(club_id=club.pk, private_players=False).key)

@@ -30,6 +30,8 @@ from tournaments.models import (
     PlayerClaim,
     ScoreLine,
     StandingAggregate,
+    Webhook,
+    WebhookDelivery,
 )
 from tournaments.services.clubs import club_update
 from tournaments.services.deals import deal_delete, deal_record
@@ -72,6 +74,10 @@ WRITE_VIEWS = {
     "player_claim": MEMBER,
     "display_name": MEMBER,
     "api_tokens": LOGGED_IN,
+    "club_feed_keys": MEMBER,
+    "webhooks": OWNER,
+    "webhook_ping": OWNER,
+    "webhook_delete": OWNER,
 }
 
 # POST views outside the club-role model, with who checks them and where.
@@ -113,6 +119,13 @@ OTHER_WRITES = {
     "tournament_deal_drop": "staff", "tournament_deal_restore": "staff",
     "tournament_pin_lockouts_clear": "staff", "tournament_replace": "staff",
     "tournament_freeze": "staff", "tournament_reveal": "staff",
+    "tournament_registration": "staff (GET shows the settings)",
+    "tournament_checkin_open": "staff",
+    "tournament_register": "logged in, may see the tournament; member or public+anyone "
+    "(tests/events/test_registration.py)",
+    "tournament_withdraw": "logged in: the person's own entry only",
+    "tournament_my_check_in": "logged in: the person's own entry, with the desk code",
+    "tournament_my_pin": "logged in: the person's own seated entry",
     "tournament_staff_add": "club owner or the tournament's creator (tests/events)",
     "tournament_staff_remove": "club owner or the tournament's creator (GET asks first)",
     # The JSON API (tournaments/api): who calls is a personal token only, never the session
@@ -271,7 +284,9 @@ def _build_world():
     twice = [factories.PlayerFactory(club=club, name=name) for name in ("P8", "P8x")]
     merged = player_merge(club=club, keep=twice[0], merge=twice[1], by=users[OWNER])
     from tournaments.models import ImportJob
+    from tournaments.services.webhooks import webhook_create
 
+    hook, _secret = webhook_create(club=club, url="http://127.0.0.1:9/hook/", language="ja")
     stopped = ImportJob.objects.create(  # its worker stopped: the owner may start it again
         club=club, data=b"date,table,rules,order,forbidden\n", status="failed", stage="stopped"
     )
@@ -331,6 +346,10 @@ def _build_world():
         "player_claim": ({}, {"player": players[2].pk}),
         "display_name": ({}, {"display_name": "たろう"}),
         "api_tokens": (None, {"name": "script", "scope": "read"}),
+        "club_feed_keys": ({}, {"action": "renew"}),
+        "webhooks": ({}, {"url": "http://127.0.0.1:9/other/", "language": "en"}),
+        "webhook_ping": ({"pk": hook.pk}, {}),
+        "webhook_delete": ({"pk": hook.pk}, {}),
     }
     return {"club": club, "users": users, "requests": requests}
 
@@ -348,6 +367,8 @@ def fingerprint():
         sorted(Deal.objects.values_list("id", "version", "is_deleted")),
         ScoreLine.objects.count(),
         sorted(StandingAggregate.objects.values_list("player_id", "period", "points")),
+        sorted(Webhook.objects.values_list("id", "url")),
+        WebhookDelivery.objects.count(),
     )
 
 
@@ -391,7 +412,7 @@ def test_allowed_writes_really_write(world):
     owner.force_login(world["users"][OWNER])
     for name in ("deal_new", "deal_delete", "club_settings", "member_add", "player_rename",
                  "invitation_create", "claim_confirm", "player_merge",
-                 "player_anonymise"):  # fmt: skip
+                 "player_anonymise", "webhooks", "webhook_ping"):  # fmt: skip
         before = fingerprint()
         owner.post(_url(world, name), world["requests"][name][1])
         assert fingerprint() != before, name

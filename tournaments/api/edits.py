@@ -18,7 +18,7 @@ from core.errors import EfudaError
 from ..forms.entry import DaifugoRoundForm, NapoleonDealForm
 from ..models import Deal, Game
 from ..permissions import club_for_request
-from ..selectors.sessions import session_detail
+from ..selectors.sessions import deal_row
 from ..selectors.visibility import deal_visibility
 from ..services.deals import deal_delete, deal_update
 from . import auth
@@ -48,8 +48,7 @@ def _answer(response: HttpResponse, deal: Deal) -> dict:
     """The deal as its session shows it, with its ETag."""
     response["ETag"] = deal_etag(deal)
     response["Vary"] = ", ".join(VARY)
-    row = next(d for d in session_detail(deal.session).deals if d.id == deal.pk)
-    return deal_out(row)
+    return deal_out(deal_row(deal.pk))
 
 
 @router.get("/clubs/{slug:club}/deals/{deal_id}", response=READ_ANSWERS, auth=auth.READ,

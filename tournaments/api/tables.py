@@ -13,9 +13,8 @@ from ninja import Router, Status
 
 from ..models import Game, TournamentTable
 from ..selectors import events as sel
-from ..selectors.sessions import session_detail
-from ..services.api import table_client_id
-from ..services.events import table_deal_record
+from ..selectors.sessions import deal_row
+from ..services.api import table_deal_posted
 from . import auth
 from .errors import ApiRefusalError
 from .reads import deal_out
@@ -61,10 +60,8 @@ def _post(request, tournament_id: int, table_id: int, game: str, payload, key):
     data = form_checked(table.session, payload.dict(), roster=list(table.seats))
     if game == Game.NAPOLEON:
         data["seats"] = list(table.seats)  # the draw fixes the seats
-    client_id = table_client_id(holder=holder, key=key) if key else None
-    deal = table_deal_record(table=table, data=data, client_id=client_id, **who)
-    row = next(d for d in session_detail(table.session).deals if d.id == deal.pk)
-    return Status(200 if deal.already_recorded else 201, deal_out(row))
+    deal = table_deal_posted(table=table, data=data, holder=holder, key=key, **who)
+    return Status(200 if deal.already_recorded else 201, deal_out(deal_row(deal.pk)))
 
 
 @router.post("/tournaments/{tournament_id}/tables/{table_id}/deals", response=ANSWERS,

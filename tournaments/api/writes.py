@@ -16,7 +16,7 @@ from ninja import Header, Router, Status
 from ..forms.entry import DaifugoRoundForm, NapoleonDealForm
 from ..models import Game, GameSession, Role
 from ..permissions import club_for_request
-from ..selectors.sessions import session_detail
+from ..selectors.sessions import deal_row
 from ..services.api import deal_post
 from . import auth
 from .errors import ApiRefusalError
@@ -63,8 +63,7 @@ def _post(request, club: str, session_id: int, game: str, payload, key: str | No
     )  # fmt: skip
     data = form_checked(session, payload.dict())
     deal = deal_post(session=session, data=data, user=request.user, key=key)
-    row = next(d for d in session_detail(session).deals if d.id == deal.pk)
-    return Status(200 if deal.already_recorded else 201, deal_out(row))
+    return Status(200 if deal.already_recorded else 201, deal_out(deal_row(deal.pk)))
 
 
 def writer_club(request, club: str):

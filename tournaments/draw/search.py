@@ -167,29 +167,16 @@ class Search:
         rounds = [r for r in range(len(self.tables)) if len(self.tables[r]) > 1]
         if not rounds or moves <= 0:
             return
-        rand = rng.random
-        count, meet, sizes = len(rounds), self.meet, self.sizes
-        ntables = len(sizes)
-        for _ in range(moves):
-            r = rounds[int(rand() * count)]
-            tables = self.tables[r]
-            ta = int(rand() * ntables)
-            tb = int(rand() * (ntables - 1))
-            if tb >= ta:
-                tb += 1
-            if sizes[ta] != sizes[tb]:
-                continue
-            table_a, table_b = tables[ta], tables[tb]
-            a = table_a[int(rand() * len(table_a))]
-            b = table_b[int(rand() * len(table_b))]
+        rand, meet = rng.random, self.meet
+        for r, ta, tb, a, b in self._proposals(rand, rounds, moves, same_size=True):
             row_a, row_b = meet[a], meet[b]
             d_rep = d_pairs = 0
-            for x in table_a:
+            for x in self.tables[r][ta]:
                 if x != a:
                     m_out, m_in = row_a[x], row_b[x]
                     d_rep += (m_in >= 1) - (m_out >= 2)
                     d_pairs += m_in - (m_out - 1)
-            for y in table_b:
+            for y in self.tables[r][tb]:
                 if y != b:
                     m_out, m_in = row_b[y], row_a[y]
                     d_rep += (m_in >= 1) - (m_out >= 2)
@@ -206,17 +193,7 @@ class Search:
             return
         rand = self.rng.random
         weight, self.size_weight = self.size_weight, 0.0
-        count, ntables = len(rounds), len(self.sizes)
-        for _ in range(moves):
-            r = rounds[int(rand() * count)]
-            tables = self.tables[r]
-            ta = int(rand() * ntables)
-            tb = int(rand() * (ntables - 1))
-            if tb >= ta:
-                tb += 1
-            table_a, table_b = tables[ta], tables[tb]
-            a = table_a[int(rand() * len(table_a))]
-            b = table_b[int(rand() * len(table_b))]
+        for r, ta, tb, a, b in self._proposals(rand, rounds, moves, same_size=False):
             d_rep = self.delta(r, a, b)
             if d_rep > 1e-9:
                 continue
@@ -224,6 +201,25 @@ class Search:
             if d_rep < -1e-9 or d_size < 0 or (d_size == 0 and rand() < 0.5):
                 self.swap(r, a, b)
         self.size_weight = weight
+
+    def _proposals(self, rand, rounds: list[int], moves: int, *, same_size: bool):
+        """The swaps the spread and the polish weigh, one per move: a random round of
+        ``rounds``, two different tables in it and a random player at each, as (round, table
+        a, table b, a, b). With ``same_size``, a move that draws two tables of different sizes
+        proposes nothing (and draws no player). ``rand`` is the move's own random source."""
+        count, sizes = len(rounds), self.sizes
+        ntables = len(sizes)
+        for _ in range(moves):
+            r = rounds[int(rand() * count)]
+            ta = int(rand() * ntables)
+            tb = int(rand() * (ntables - 1))
+            if tb >= ta:
+                tb += 1
+            if same_size and sizes[ta] != sizes[tb]:
+                continue
+            table_a, table_b = self.tables[r][ta], self.tables[r][tb]
+            a = table_a[int(rand() * len(table_a))]
+            yield r, ta, tb, a, table_b[int(rand() * len(table_b))]
 
     def swap(self, r, a, b) -> None:
         where = self.where[r]

@@ -42,6 +42,15 @@ class ClubForm(forms.Form):
     )
 
 
+class ClubSettingsForm(ClubForm):
+    embed_origins = forms.CharField(
+        label=_("Sites that may show the standings in a frame"), required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "https://blog.example.org"}),
+        help_text=_("One site a line, as https://host or https://host:port. Only a public "
+                    "club's standings can be shown on another site."),
+    )  # fmt: skip
+
+
 class ClubCreateForm(ClubForm):
     slug = forms.SlugField(
         label=_("Address"), max_length=50,

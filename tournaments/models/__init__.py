@@ -5,6 +5,7 @@ from .api import ApiIdempotencyKey, ApiTableToken, ApiToken, TokenScope
 from .clubs import Club, ClubRuleSet, Membership, Player, Role, normalise_name
 from .events import (  # noqa: E501
     Adjustment,
+    CheckInHow,
     ConfirmationState,
     DealConfirmation,
     DrawMethod,
@@ -15,9 +16,11 @@ from .events import (  # noqa: E501
     TournamentRound,
     TournamentTable,
 )
+from .feeds import FeedKey
 from .imports import ImportJob
 from .play import BidAggregate, Deal, Game, GameSession, ScoreLine, StandingAggregate
 from .ratings import Rating, RatingHistory, RatingState
+from .webhooks import DeliveryStatus, Webhook, WebhookDelivery
 from .workers import WorkerBeat
 
 __all__ = [
@@ -30,6 +33,7 @@ __all__ = [
     "PlayerClaim",
     "PlayerMerge",
     "Adjustment",
+    "CheckInHow",
     "ConfirmationState",
     "DealConfirmation",
     "DrawMethod",
@@ -43,6 +47,7 @@ __all__ = [
     "Club",
     "ClubRuleSet",
     "Deal",
+    "FeedKey",
     "Game",
     "GameSession",
     "ImportJob",
@@ -54,6 +59,9 @@ __all__ = [
     "Role",
     "ScoreLine",
     "StandingAggregate",
+    "Webhook",
+    "WebhookDelivery",
+    "DeliveryStatus",
     "WorkerBeat",
     "normalise_name",
 ]

@@ -20,6 +20,10 @@ def normalise_name(name: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+# Club fields that only their own services write (Club.save leaves them out).
+KEPT_BY_SERVICES = frozenset({"data_version", "has_private_tournament", "has_standings_freeze"})
+
+
 class Club(models.Model):
     slug = models.SlugField(_("address"), max_length=50, unique=True)
     name = models.CharField(_("name"), max_length=100)
@@ -28,10 +32,20 @@ class Club(models.Model):
         default=False,
         help_text=_("Anyone may read the club's standings, sessions and player pages."),
     )
+    # The sites allowed to show the club's standings in a frame (views/embeds.py), one origin
+    # a line (``https://host[:port]``), checked and written by services/clubs.py.
+    embed_origins = models.TextField(_("sites allowed to embed the standings"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Bumped in the transaction of every write to the club's records: cached read pages are
     # keyed by it, so a page is never served from before the last write (services/cache.py).
     data_version = models.PositiveBigIntegerField(default=0, editable=False)
+    # What may hide deals or players from some readers (selectors/visibility.py): the club has
+    # a private tournament; a tournament's standings freeze is set and not revealed. Both False
+    # (almost every club): nothing is hidden and the rule asks the database nothing. Rewritten
+    # from the tournaments by services.cache.club_hiding_refresh in the transaction of every
+    # write that can change them, never by saving a Club loaded earlier.
+    has_private_tournament = models.BooleanField(default=False, editable=False)
+    has_standings_freeze = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -42,15 +56,20 @@ class Club(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
-        # data_version only moves through services.cache.club_version_bump (an F() increment);
-        # saving a Club loaded earlier must never write back an older number.
+        # data_version only moves through services.cache.club_version_bump (an F() increment),
+        # the hiding flags through club_hiding_refresh: saving a Club loaded earlier must never
+        # write back older values.
         if not self._state.adding and kwargs.get("update_fields") is None:
             kwargs["update_fields"] = [
                 f.name
                 for f in self._meta.concrete_fields
-                if not f.primary_key and f.name != "data_version"
+                if not f.primary_key and f.name not in KEPT_BY_SERVICES
             ]
         super().save(*args, **kwargs)
+
+    @property
+    def embed_origin_list(self) -> list[str]:
+        return self.embed_origins.split()
 
 
 class Role(models.TextChoices):

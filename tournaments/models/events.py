@@ -67,6 +67,18 @@ class Tournament(models.Model):
     # Set when the last round is finished (or staff end the tournament after an earlier one):
     # no round is drawn after it; the results are final (corrections still re-count them).
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # Self-registration (services/events/registration.py): open until ``registration_closes``
+    # (none: until round 1 is drawn), at most ``registration_cap`` entries (more wait in
+    # order), club members only unless ``registration_anyone`` on a public tournament.
+    registration_open = models.BooleanField(_("registration open"), default=False)
+    registration_closes = models.DateTimeField(_("registration closes"), null=True, blank=True)
+    registration_cap = models.PositiveSmallIntegerField(_("most entries"), null=True, blank=True)
+    registration_anyone = models.BooleanField(
+        _("anyone with an efuda account and the link may register"), default=False
+    )
+    # Check-in at the desk: the desk code changes every minute, derived from this secret.
+    checkin_open = models.BooleanField(_("check-in open"), default=False)
+    checkin_secret = models.CharField(max_length=64, blank=True, editable=False)
     extra_staff = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
@@ -81,7 +93,9 @@ class Tournament(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    history = HistoricalRecords(m2m_fields=[extra_staff], excluded_fields=["draw_plan"])
+    history = HistoricalRecords(
+        m2m_fields=[extra_staff], excluded_fields=["draw_plan", "checkin_secret"]
+    )
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -92,10 +106,28 @@ class Tournament(models.Model):
         return self.name
 
 
+class CheckInHow(models.TextChoices):
+    CODE = "code", _("desk code")
+    STAFF = "staff", _("by the staff")
+
+
 class TournamentEntry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     checked_in = models.BooleanField(_("checked in"), default=False)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    checked_in_how = models.CharField(max_length=8, choices=CheckInHow.choices, blank=True)
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )  # fmt: skip
+    # The account that registered itself (None: entered by the staff), and whether the entry
+    # waits for a place (registration past the cap).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="tournament_entries",
+    )  # fmt: skip
+    waiting = models.BooleanField(_("waiting list"), default=False)
     dropped_at_round = models.PositiveSmallIntegerField(
         _("dropped from round"), null=True, blank=True
     )

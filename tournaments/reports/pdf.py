@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import threading
 from functools import lru_cache
+from pathlib import Path
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -19,11 +20,17 @@ FONT_FAMILY = "IPAexGothic"
 
 
 @lru_cache(maxsize=1)
-def font_url() -> str | None:
+def font_path() -> Path | None:
+    """The first of ``settings.PDF_FONT_PATHS`` that exists (share cards draw with it too)."""
     for path in settings.PDF_FONT_PATHS:
         if path.exists():
-            return path.resolve().as_uri()
+            return path.resolve()
     return None
+
+
+def font_url() -> str | None:
+    path = font_path()
+    return path.as_uri() if path else None
 
 
 @lru_cache(maxsize=1)

@@ -119,8 +119,9 @@ def _title_label(code: str) -> str:
     return TITLE_LABELS[code][0] if code in TITLE_LABELS else code
 
 
-def player_names(*, club: Club, ids) -> dict[str, str]:
-    """``{str(id): name}`` for the given player ids of ``club`` (what i18n messages need)."""
+def player_names(*, club: Club | int, ids) -> dict[str, str]:
+    """``{str(id): name}`` for the given player ids of ``club`` (a club or its id: what i18n
+    messages need)."""
     wanted = {int(i) for i in ids if str(i).isdigit()}
     if not wanted:
         return {}
@@ -134,6 +135,11 @@ def _deal_player_ids(deal: Deal) -> list[str]:
     data = deal.data or {}
     keys = data.get("seats") if deal.game == Game.NAPOLEON else data.get("order")
     return [str(k) for k in (keys or [])]
+
+
+def _deal_named(deal: Deal) -> set[str]:
+    """The player keys a deal's row names: its players and every key of its points."""
+    return {*_deal_player_ids(deal), *(str(k) for k in (deal.outcome or {}).get("points") or {})}
 
 
 def _napoleon_row(deal: Deal, names: dict[str, str], totals: list) -> DealRow:
@@ -197,8 +203,7 @@ def session_detail(session: GameSession) -> SessionDetail:
     deals = list(Deal.objects.filter(session=session).order_by("seq"))
     ids: set[str] = set()
     for deal in deals:
-        ids.update(_deal_player_ids(deal))
-        ids.update(str(k) for k in ((deal.outcome or {}).get("points") or {}))
+        ids.update(_deal_named(deal))
     names = player_names(club=session.club, ids=ids)
 
     totals: dict[int, int] = {}
@@ -239,6 +244,16 @@ def session_detail(session: GameSession) -> SessionDetail:
         deals=rows, totals=table, winners=[r.name for r in table if r.is_winner],
         live_deals=sum(1 for d in deals if not d.is_deleted),
     )  # fmt: skip
+
+
+def deal_row(deal_id: int) -> DealRow:
+    """One stored deal as its session page shows it, without the running totals (an API
+    answer about that deal): the deal and its players' names, two queries however long its
+    session is."""
+    deal = Deal.objects.get(pk=deal_id)
+    names = player_names(club=deal.club_id, ids=_deal_named(deal))
+    build = _napoleon_row if deal.game == Game.NAPOLEON else _daifugo_row
+    return build(deal, names, [])
 
 
 def previous_players(session: GameSession) -> list[int]:

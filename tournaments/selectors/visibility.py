@@ -190,11 +190,26 @@ def _hiding(club_id: int, *, private: bool) -> tuple[bool, list[tuple[int, int]]
     return any_private, frozen, any_private_tournament
 
 
+def _may_hide(club: Club, *, private: bool) -> bool:
+    """Whether :func:`_hiding` can find anything, by the club's hiding flags (read with the
+    club's row, kept by the services that create tournaments, change their privacy or their
+    freeze: ``services.cache.club_hiding_refresh``): a freeze not revealed, or, for a reader
+    who may not see private tournaments, a private tournament. True when the club was read
+    without its flags."""
+    loaded = club.__dict__
+    if "has_standings_freeze" not in loaded or "has_private_tournament" not in loaded:
+        return True
+    return club.has_standings_freeze or (private and club.has_private_tournament)
+
+
 def _hiding_kept(club: Club, *, private: bool) -> tuple[bool, list[tuple[int, int]], bool]:
-    """:func:`_hiding`, kept in the cache per club data version: what it reads (tournaments,
-    their rounds) is written only by writes that move the version (services/cache.py), so a
-    read page's request asks nothing for it once the version's answer is kept. A cache that
-    is down is a miss: the query runs."""
+    """:func:`_hiding`, answered without a query where the club's flags say nothing can be
+    hidden (:func:`_may_hide`: almost every club), and otherwise kept in the cache per club
+    data version: what it reads (tournaments, their rounds) is written only by writes that
+    move the version (services/cache.py), so a read page's request asks nothing for it once
+    the version's answer is kept. A cache that is down is a miss: the query runs."""
+    if not _may_hide(club, private=private):
+        return False, [], False
     seconds = settings.EFUDA_PAGE_CACHE_SECONDS
     version = getattr(club, "data_version", None)
     if not seconds or version is None:
@@ -254,8 +269,16 @@ def common_visibility(*, club_id: int) -> Visibility:
     club, a member who runs no tournament. The ratings learn from these deals only (one rating
     table serves every reader, and nothing hidden reaches it), and ``export_standings`` prints
     them unless told otherwise."""
-    is_public = Club.objects.filter(pk=club_id).values_list("is_public", flat=True).first()
-    private, frozen, private_players = _hiding(club_id, private=bool(is_public))
+    row = (
+        Club.objects.filter(pk=club_id)
+        .values_list("is_public", "has_private_tournament", "has_standings_freeze")
+        .first()
+    )
+    is_public, has_private, has_freeze = row or (False, False, False)
+    if has_freeze or (is_public and has_private):
+        private, frozen, private_players = _hiding(club_id, private=bool(is_public))
+    else:
+        private, frozen, private_players = False, [], False
     return Visibility(
         club_id=club_id,
         private_hidden=private,

@@ -34,6 +34,7 @@ from ..models import (
 from ..selectors import events as sel
 from .deals import deal_record
 from .errors import make_fail
+from .events import table_deal_record
 from .events.pins import pin_check, pin_unknown_tournament
 
 TOKEN_PREFIX = "efuda_"
@@ -209,3 +210,23 @@ def table_client_id(*, holder: str, key: str) -> uuid.UUID:
     returns the deal already recorded at the table."""
     idempotency_client_id(user_id=0, key=key)  # the key's own checks
     return uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"table\n{holder}\n{key}")
+
+
+# what the service adds to a deal's data from the session itself, not from the body
+_DERIVED = ("previous_daifugo",)
+
+
+def table_deal_posted(*, table, data: dict, holder: str, key: str | None, **who) -> Deal:
+    """Record a deal posted to a tournament table (``table_deal_record``, its refusals
+    included). With ``key``, a repeat of the same body returns the deal already stored (marked
+    ``already_recorded``); the same key with another body is refused
+    (``idempotency_key_reused``): the body is compared with the deal as it was first stored
+    (its first history version, so a later edit by the staff does not refuse the retry)."""
+    client_id = table_client_id(holder=holder, key=key) if key else None
+    deal = table_deal_record(table=table, data=data, client_id=client_id, **who)
+    if deal.already_recorded:
+        first = deal.history.order_by("history_date", "history_id").values_list("data", flat=True)
+        stored = {k: v for k, v in (first.first() or deal.data).items() if k not in _DERIVED}
+        if body_hash(stored) != body_hash({k: v for k, v in data.items() if k not in _DERIVED}):
+            raise fail("Idempotency-Key", "idempotency_key_reused")
+    return deal

@@ -46,7 +46,7 @@ from ..models import Club
 from . import backup_v1
 from .backup_errors import BackupError, damaged
 from .backup_tables import ColumnsError, TableWriter, model_for, table_lines, through_models
-from .cache import club_version_bump
+from .cache import club_hiding_refresh, club_version_bump
 from .ratings import ratings_history_prune
 
 __all__ = ["BackupError", "backup_models", "backup_restore", "backup_write", "database_is_empty"]
@@ -70,8 +70,9 @@ _FRAMEWORK_MODELS = (
 )
 
 
-# The task worker's sign of life (/healthz): a restored database has seen no worker.
-_NOT_BACKED_UP = frozenset({"tournaments.workerbeat"})
+# The task worker's sign of life (/healthz): a restored database has seen no worker. Webhook
+# deliveries: what was posted, or waited to be, before the backup (a restore sends nothing).
+_NOT_BACKED_UP = frozenset({"tournaments.workerbeat", "tournaments.webhookdelivery"})
 
 
 def _project_app_configs():
@@ -259,8 +260,11 @@ def backup_restore(*, src: IO[bytes], using: str = DEFAULT_DB_ALIAS) -> dict:
             _check_soft_keys(connection, touched)
             # Rows were written raw, by no service: every club's data version moves once, at
             # the end, so no page kept under the version it was saved at is served again.
+            # The hiding flags are rewritten from the tournaments restored (a backup written
+            # before they existed has none).
             for club_id in Club.objects.using(using).values_list("pk", flat=True):
                 club_version_bump(club_id=club_id, using=using)
+                club_hiding_refresh(club_id=club_id, using=using)
     except IntegrityError as exc:  # a deferred constraint checked at commit (PostgreSQL)
         raise damaged(exc, None) from None
     return manifest

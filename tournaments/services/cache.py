@@ -20,9 +20,9 @@ run, and one that commits a write to a club table without moving its club's vers
 
 from __future__ import annotations
 
-from django.db.models import F
+from django.db.models import Exists, F
 
-from ..models import Club
+from ..models import Club, Tournament
 
 # Tables written without moving the version: no read page shows their rows, or a page shows
 # only what a transaction that bumps the version switches to.
@@ -33,6 +33,10 @@ UNVERSIONED = frozenset(
         "tournaments_apitoken",  # a person's API token: no club's data
         "tournaments_workerbeat",  # the task worker's sign of life (/healthz): no club's data
         "tournaments_apitabletoken",  # a PIN holder's table token: never shown
+        "tournaments_feedkey",  # a member's secret feed key: never on a kept page
+        # A webhook delivery's progress: the hook's own page, never cached; the change it
+        # tells of moved the version in the transaction that queued it (services/webhooks.py).
+        "tournaments_webhookdelivery",
         # A ratings replay writes a new generation of history rows (and the state's
         # bookkeeping: the generation numbers, its version) in transactions of its own, which
         # no reader looks at; readers see them once the state switches to that generation, in
@@ -48,3 +52,19 @@ def club_version_bump(*, club_id: int, using: str | None = None) -> None:
     """Mark the club's pages as changed: one ``UPDATE`` of the club's row, inside the
     writing transaction (its caller's)."""
     Club.objects.using(using).filter(pk=club_id).update(data_version=F("data_version") + 1)
+
+
+def club_hiding_refresh(*, club_id: int, using: str | None = None) -> None:
+    """Rewrite the club's hiding flags (``Club.has_private_tournament``,
+    ``Club.has_standings_freeze``) from its tournaments as they are now: one ``UPDATE`` of the
+    club's row, called after a write that can change them (a tournament created, made private
+    or public, deleted; a freeze set or revealed), in the same transaction as its version bump.
+    The flags say only whether something *may* be hidden (a private tournament not yet started,
+    a freeze before its hidden rounds): the visibility rule asks the rest when one is set."""
+    tournaments = Tournament.objects.using(using).filter(club_id=club_id)
+    Club.objects.using(using).filter(pk=club_id).update(
+        has_private_tournament=Exists(tournaments.filter(is_public=False)),
+        has_standings_freeze=Exists(
+            tournaments.filter(standings_hidden_rounds__gt=0, standings_revealed=False)
+        ),
+    )

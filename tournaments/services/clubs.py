@@ -4,6 +4,7 @@ from django.db import IntegrityError, transaction
 
 from ..models import Club, Deal, Membership, Role
 from .cache import club_version_bump
+from .embeds import embed_origins_clean
 from .errors import fail
 from .names import clean_name
 from .ratings import ratings_visibility_changed
@@ -50,15 +51,23 @@ def club_discard_empty(*, club: Club) -> bool:
 
 
 @transaction.atomic
-def club_update(*, club: Club, name: str, is_public: bool) -> Club:
+def club_update(
+    *, club: Club, name: str, is_public: bool, embed_origins: str | None = None
+) -> Club:
+    """The club's settings; ``embed_origins`` (None: unchanged) are the sites that may show
+    its standings in a frame, one a line (services/embeds.py)."""
     name = clean_name(name, field="name")
     if not name:
         raise fail("name", "club_name_empty")
+    fields = ["name", "is_public"]
+    if embed_origins is not None:
+        club.embed_origins = embed_origins_clean(embed_origins)
+        fields.append("embed_origins")
     opened = club.is_public != bool(is_public)
     club.name = name[:100]
     club.is_public = bool(is_public)
     club_version_bump(club_id=club.pk)
-    club.save(update_fields=["name", "is_public"])
+    club.save(update_fields=fields)
     if (
         opened
         and Deal.objects.filter(

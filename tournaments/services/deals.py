@@ -11,7 +11,7 @@ from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
 from ..deal_data import reason_code
-from ..models import Deal, Game, GameSession, ScoreLine, TournamentTable
+from ..models import Deal, Game, GameSession, ScoreLine, TournamentTable, Webhook
 from ..selectors.rulesets import session_rules
 from . import bulk
 from .aggregates import aggregates_apply, spec_of
@@ -21,6 +21,7 @@ from .players import players_by_ids
 from .ratings import ratings_deal_changed
 from .scoring_bridge import deal_columns, line_specs, line_values, outcome_dict, score
 from .table_check import table_deal_check
+from .webhooks import webhooks_session_changed
 
 
 def _check_players(session: GameSession, data: dict) -> None:
@@ -202,7 +203,10 @@ def _deal_record(
     session = (
         GameSession.objects.select_for_update(no_key=True)
         .select_related("club")
-        .annotate(at_table=Exists(TournamentTable.objects.filter(session=OuterRef("pk"))))
+        .annotate(
+            at_table=Exists(TournamentTable.objects.filter(session=OuterRef("pk"))),
+            hooked=Exists(Webhook.objects.filter(club_id=OuterRef("club_id"))),  # no query more
+        )
         .get(pk=session.pk)
     )
     locked = _players_checked_and_locked(session, data)
@@ -228,6 +232,7 @@ def _deal_record(
     specs = line_specs(session.game, data, result)
     _write_lines(deal, specs, locked=locked)
     ratings_deal_changed(deal=deal, created=True, lines=specs, at_table=session.at_table)
+    webhooks_session_changed(session=session, hooked=session.hooked)
     deal.already_recorded = False
     return deal
 
@@ -314,6 +319,7 @@ def deal_update(
     _check_players(deal.session, data)
     table_deal_check(session=deal.session, data=data, deal=deal)
     club_version_bump(club_id=deal.club_id)
+    webhooks_session_changed(session=deal.session)
     return deal_rescore(deal=deal, data=data, user=user, reason=reason)
 
 
@@ -327,6 +333,7 @@ def deal_delete(*, deal: Deal, user=None, version: int | None = None) -> Deal:
     if deal.is_deleted:
         return deal
     club_version_bump(club_id=deal.club_id)
+    webhooks_session_changed(session=deal.session)
     return deal_rescore(deal=deal, data=deal.data, user=user, deleted=True)
 
 
@@ -337,6 +344,7 @@ def deal_restore(*, deal: Deal, user=None) -> Deal:
         raise fail("__all__", "deal_not_deleted")
     table_deal_check(session=deal.session, data=deal.data, deal=deal)
     club_version_bump(club_id=deal.club_id)
+    webhooks_session_changed(session=deal.session)
     return deal_rescore(deal=deal, data=deal.data, user=user, deleted=False)
 
 

@@ -8,6 +8,7 @@ from .cache import club_version_bump
 from .errors import fail
 from .names import clean_name
 from .rulesets import ruleset_resolve
+from .webhooks import webhooks_session_changed
 
 
 def session_create(
@@ -19,7 +20,7 @@ def session_create(
     try:
         with transaction.atomic():
             club_version_bump(club_id=club.pk)
-            return GameSession.objects.create(
+            session = GameSession.objects.create(
                 club=club,
                 game=game,
                 date=date,
@@ -29,6 +30,8 @@ def session_create(
                 notes=notes,
                 created_by=user if getattr(user, "is_authenticated", False) else None,
             )
+            webhooks_session_changed(session=session)
+            return session
     except IntegrityError:
         # The same table on the same day: say which session it is, so the page can open it.
         existing = GameSession.objects.filter(club=club, game=game, date=date, table=table).first()

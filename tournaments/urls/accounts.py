@@ -3,7 +3,7 @@
 from django.urls import path
 
 from ..views import accounts as v
-from ..views import api_tokens
+from ..views import api_tokens, feed_keys
 
 urlpatterns = [
     path("invite/<str:token>/", v.invitation_open_view, name="invitation_open"),
@@ -11,6 +11,7 @@ urlpatterns = [
     path("me/tokens/", api_tokens.api_tokens_view, name="api_tokens"),
     path("me/tokens/<id:pk>/revoke/", api_tokens.api_token_revoke_view, name="api_token_revoke"),
     path("c/<slug:club_slug>/me/", v.club_me_view, name="club_me"),
+    path("c/<slug:club_slug>/me/feeds/", feed_keys.feed_keys_view, name="club_feed_keys"),
     path("c/<slug:club_slug>/me/claim/", v.player_claim_view, name="player_claim"),
     path("c/<slug:club_slug>/me/name/", v.display_name_view, name="display_name"),
     path("c/<slug:club_slug>/manage/invitations/", v.invitations_view, name="club_invitations"),

@@ -52,7 +52,20 @@ urlpatterns = [
         v.table_deal_restore_view,
         name="tournament_deal_restore",
     ),
+    # A logged-in player's own page: register, withdraw, check in, their seat and PIN
+    path("t/<id:tournament_id>/me/", v.my_entry_view, name="tournament_me"),
+    path("t/<id:tournament_id>/me/register/", v.my_register_view, name="tournament_register"),
+    path("t/<id:tournament_id>/me/withdraw/", v.my_withdraw_view, name="tournament_withdraw"),
+    path("t/<id:tournament_id>/me/check-in/", v.my_check_in_view, name="tournament_my_check_in"),
+    path("t/<id:tournament_id>/me/pin/", v.my_pin_view, name="tournament_my_pin"),
     # Staff
+    path(
+        "t/<id:tournament_id>/registration/",
+        v.registration_view,
+        name="tournament_registration",
+    ),
+    path("t/<id:tournament_id>/check-in/", v.checkin_open_view, name="tournament_checkin_open"),
+    path("t/<id:tournament_id>/desk/", v.desk_view, name="tournament_desk"),
     path("c/<slug:club_slug>/tournaments/new/", v.tournament_new_view, name="tournament_new"),
     path("t/<id:tournament_id>/manage/", v.tournament_manage_view, name="tournament_manage"),
     path("t/<id:tournament_id>/entries/add/", v.entry_add_view, name="tournament_entry_add"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import exports, imports, manage
+from ..views import exports, imports, manage, webhooks
 
 urlpatterns = [
     path("clubs/new/", manage.club_new_view, name="club_new"),
@@ -33,6 +33,19 @@ urlpatterns = [
         "c/<slug:club_slug>/manage/players/<id:pk>/anonymise/",
         manage.player_anonymise_view,
         name="player_anonymise",
+    ),
+    # Webhooks: tournaments/views/webhooks.py (docs/api.md, "Webhooks").
+    path("c/<slug:club_slug>/manage/webhooks/", webhooks.webhooks_view, name="webhooks"),
+    path("c/<slug:club_slug>/manage/webhooks/<id:pk>/", webhooks.webhook_view, name="webhook"),
+    path(
+        "c/<slug:club_slug>/manage/webhooks/<id:pk>/ping/",
+        webhooks.webhook_ping_view,
+        name="webhook_ping",
+    ),
+    path(
+        "c/<slug:club_slug>/manage/webhooks/<id:pk>/delete/",
+        webhooks.webhook_delete_view,
+        name="webhook_delete",
     ),
     path("c/<slug:club_slug>/manage/rulesets/new/", manage.ruleset_edit_view, name="ruleset_new"),
     path(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import feeds, public, reports
+from ..views import cards, embeds, feeds, public, reports
 
 urlpatterns = [
     path("c/<slug:club_slug>/", public.club_home_view, name="club_home"),
@@ -16,6 +16,31 @@ urlpatterns = [
         "c/<slug:club_slug>/standings/<str:game>/<year:year>/<month:month>/",
         public.standings_view,
         name="standings_month",
+    ),
+    path(
+        "c/<slug:club_slug>/embed/standings/<str:game>/",
+        embeds.embed_standings_view,
+        name="embed_standings_all",
+    ),
+    path(
+        "c/<slug:club_slug>/embed/standings/<str:game>/<year:year>/",
+        embeds.embed_standings_view,
+        name="embed_standings_season",
+    ),
+    path(
+        "c/<slug:club_slug>/embed/standings/<str:game>/<year:year>/<month:month>/",
+        embeds.embed_standings_view,
+        name="embed_standings_month",
+    ),
+    path(
+        "c/<slug:club_slug>/standings/<str:game>/<year:year>/<month:month>/card.png",
+        cards.standings_card_view,
+        name="standings_card",
+    ),
+    path(
+        "c/<slug:club_slug>/sessions/<id:pk>/card.png",
+        cards.session_card_view,
+        name="session_card",
     ),
     path("c/<slug:club_slug>/ratings/about/", public.ratings_about_view, name="ratings_about"),
     path("c/<slug:club_slug>/ratings/<str:game>/", public.ratings_view, name="ratings"),

@@ -16,7 +16,7 @@ from core.errors import EfudaError
 
 from ..forms.clubs import (
     ClubCreateForm,
-    ClubForm,
+    ClubSettingsForm,
     MemberAddForm,
     PlayerRenameForm,
     RoleForm,
@@ -32,6 +32,7 @@ from ..services.clubs import club_create, club_update
 from ..services.members import member_add, member_remove, membership_role_change
 from ..services.players import player_anonymise, player_rename, player_set_active
 from ..services.rulesets import ruleset_save
+from .embeds import embed_snippets
 
 
 def _manage_url(club) -> str:
@@ -49,8 +50,10 @@ def _render_manage(request, club, *, member_form=None, club_form=None, status=20
         "rulesets": admin.rulesets,
         "presets": rules.PRESETS,
         "member_form": member_form or MemberAddForm(),
-        "club_form": club_form or ClubForm(initial={"name": club.name,
-                                                    "is_public": club.is_public}),
+        "club_form": club_form or ClubSettingsForm(initial={
+            "name": club.name, "is_public": club.is_public, "embed_origins": club.embed_origins,
+        }),
+        "embeds": embed_snippets(request, club),
     }, status=status)  # fmt: skip
 
 
@@ -166,12 +169,13 @@ def player_anonymise_view(request, club_slug: str, pk):
 @require_POST
 def club_settings_view(request, club_slug: str):
     club = club_for_request(request, club_slug, role=Role.OWNER)
-    form = ClubForm(request.POST)
+    form = ClubSettingsForm(request.POST)
     if form.is_valid():
         try:
             club_update(
-                club=club, name=form.cleaned_data["name"], is_public=form.cleaned_data["is_public"]
-            )
+                club=club, name=form.cleaned_data["name"], is_public=form.cleaned_data["is_public"],
+                embed_origins=form.cleaned_data["embed_origins"],
+            )  # fmt: skip
         except EfudaError as err:
             add_efuda_error(form, err)
         else:

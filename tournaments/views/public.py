@@ -22,6 +22,7 @@ from ..selectors.ratings import rating_curves, ratings_page
 from ..selectors.standings import Period, standings
 from ..selectors.visibility import deal_visibility
 from ..tables.standings import ratings_table, standings_table
+from .cards import standings_meta
 from .page_cache import SharedParts, cached_page
 from .reports import STANDINGS_FILES, standings_file
 
@@ -166,7 +167,11 @@ def standings_view(
     return render(
         request,
         "tournaments/public/standings.html",
-        {"club": club, "shared": SharedParts(request, club, shared, visibility=visibility)},
+        {
+            "club": club,
+            "shared": SharedParts(request, club, shared, visibility=visibility),
+            "share": standings_meta(request, club, game, period, visibility),
+        },
     )
 
 

@@ -24,6 +24,7 @@ from ..selectors.sessions import club_sessions, session_detail, session_rule_cho
 from ..selectors.visibility import deal_visibility
 from ..services.sessions import session_start
 from ..tables.sessions import SessionTable, session_totals_table
+from .cards import session_meta
 from .page_cache import SharedParts, cached_page
 
 
@@ -130,6 +131,7 @@ def session_detail_view(request, club_slug: str, pk: int):
         "club": club, "shared": SharedParts(request, club, shared, visibility=visibility),
         # the buttons of those who may record: a part kept for them, another for the others
         "can_record": can_record(request.reader, club),
+        "share": session_meta(request, club, pk, visibility),  # a public club's, for visitors
     })  # fmt: skip
 
 

@@ -1,5 +1,6 @@
 """``manage.py worker``: the task worker — django-tasks-db's ``db_worker``, with the same options,
 which also takes up imports whose worker died (``services.import_jobs.import_jobs_take_up``)
+and webhook deliveries left behind (``services.webhook_send.webhook_deliveries_take_up``)
 when it starts and every minute after, writes its heartbeat for ``/healthz`` every
 ``WORKER_HEARTBEAT_SECONDS``, and goes on after the database went away.
 
@@ -24,6 +25,7 @@ from django_tasks_db.management.commands import db_worker
 
 from tournaments.db_errors import lost_connection
 from tournaments.services.import_jobs import import_jobs_take_up
+from tournaments.services.webhook_send import webhook_deliveries_take_up
 from tournaments.services.worker_beat import worker_beat_record
 
 log = logging.getLogger("efuda.worker")
@@ -47,6 +49,8 @@ def _beat_loop(stop: threading.Event) -> None:
                 for key, jobs in outcome.items():
                     if jobs:
                         log.warning("imports whose worker died, %s: %s", key, jobs)
+                if late := webhook_deliveries_take_up():
+                    log.warning("webhook deliveries enqueued again: %s", late)
         except DatabaseError as error:  # the database away: again soon, so that the worker
             # is seen as soon as it is back
             log.warning("the heartbeat or taking up imports failed: %s", error)

@@ -9,6 +9,7 @@ module per concern; this package re-exports them (``services.events.round_draw``
 from ..table_check import table_deal_check
 from .adjustments import adjustment_add, adjustment_delete
 from .changes import PlanChange, entry_leave, entry_replace
+from .checkin import checkin_set, checkin_with_code
 from .common import (
     MAX_ROUNDS,
     MESSAGES,
@@ -29,6 +30,7 @@ from .pins import (
     pin_revoke,
     pin_unknown_tournament,
 )
+from .registration import entry_register, entry_withdraw, registration_set, waiting_move_up
 from .rounds import (
     playing_ids,
     round_draw,
@@ -58,6 +60,8 @@ from .timer import timer_start, timer_stop
 __all__ = [
     "MAX_ROUNDS", "MESSAGES", "PIN_DIGITS", "PIN_FAILURES_ALLOWED", "PIN_FAILURES_PER_ENTRY",
     "PIN_FAILURE_WINDOW", "TIMER_MAX_MINUTES", "PlanChange", "adjustment_add", "adjustment_delete",
+    "checkin_set", "checkin_with_code", "entry_register", "entry_withdraw", "registration_set",
+    "waiting_move_up",
     "deal_confirm", "deal_dispute", "entry_add", "entry_check_in", "entry_leave", "entry_remove",
     "entry_replace", "entry_undrop", "pin_check", "pin_digest", "pin_issue", "pin_issue_all",
     "pin_lockouts_clear", "pin_normalize", "pin_revoke", "pin_unknown_tournament", "playing_ids",

@@ -6,8 +6,10 @@ import datetime
 import secrets
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from ...models import (
+    CheckInHow,
     Club,
     ClubRuleSet,
     DrawMethod,
@@ -17,11 +19,12 @@ from ...models import (
 )
 from ...selectors.entries import entry_kept_because
 from ...selectors.rulesets import ruleset_rules
-from ..cache import club_version_bump
+from ..cache import club_hiding_refresh, club_version_bump
 from ..names import clean_name
 from ..players import player_get_or_create
 from .changes import PlanChange, checked_out, entry_arrived
 from .common import MAX_ROUNDS, _fail, _user
+from .registration import waiting_move_up
 
 # --- tournaments and entries ---------------------------------------------------------------
 
@@ -59,7 +62,7 @@ def tournament_create(
     if table_size and table_size not in pure.players:
         raise _fail("table_size", "table_size", size=table_size)
     club_version_bump(club_id=club.pk)
-    return Tournament.objects.create(
+    tournament = Tournament.objects.create(
         club=club,
         name=name[:100],
         date=date,
@@ -76,6 +79,8 @@ def tournament_create(
         seed=secrets.randbelow(10**6) if seed is None else seed,
         created_by=_user(user),
     )
+    club_hiding_refresh(club_id=club.pk)  # a private one hides its entrants from visitors
+    return tournament
 
 
 @transaction.atomic
@@ -88,8 +93,10 @@ def entry_add(*, tournament: Tournament, name: str, checked_in: bool = False) ->
     try:
         with transaction.atomic():
             entry = TournamentEntry.objects.create(
-                tournament=tournament, player=player, checked_in=checked_in
-            )
+                tournament=tournament, player=player, checked_in=checked_in,
+                checked_in_at=timezone.now() if checked_in else None,
+                checked_in_how=CheckInHow.STAFF if checked_in else "",
+            )  # fmt: skip
     except IntegrityError:
         raise _fail("name", "entry_exists", name=player.name) from None
     entry.change = entry_arrived(entry=entry, entered=True) if checked_in else PlanChange()
@@ -99,15 +106,33 @@ def entry_add(*, tournament: Tournament, name: str, checked_in: bool = False) ->
 
 
 @transaction.atomic
-def entry_check_in(*, entry: TournamentEntry, checked_in: bool = True) -> TournamentEntry:
+def entry_check_in(
+    *,
+    entry: TournamentEntry,
+    checked_in: bool = True,
+    user=None,
+    how: str = CheckInHow.STAFF,
+    now=None,
+) -> TournamentEntry:
     """Check a player in (“X arrives now”: see ``entry_add``) or out (no drawn table changes;
-    ``entry.change`` says so when the player holds a seat)."""
+    ``entry.change`` says so when the player holds a seat). Who did it, how (the desk code or
+    the staff) and when are kept; the staff checking in someone on the waiting list gives
+    them a place."""  # fmt: skip
     if entry.dropped_at_round is not None and checked_in:
         raise _fail("entry", "entry_dropped", name=entry.player.name)
     was = entry.checked_in
     club_version_bump(club_id=entry.tournament.club_id)
     entry.checked_in = checked_in
-    entry.save(update_fields=["checked_in"])
+    entry.checked_in_at = (now or timezone.now()) if checked_in else None
+    entry.checked_in_how = how if checked_in else ""
+    entry.checked_in_by = _user(user)
+    entry.waiting = entry.waiting and not checked_in
+    entry._history_user = _user(user)
+    entry.save(
+        update_fields=[
+            "checked_in", "checked_in_at", "checked_in_how", "checked_in_by", "waiting",
+        ]
+    )  # fmt: skip
     if checked_in:
         entry.change = entry_arrived(entry=entry) if not was else PlanChange()
     else:
@@ -135,6 +160,7 @@ def entry_remove(*, entry: TournamentEntry, user=None) -> str:
     entry._history_user = _user(user)
     entry.delete()
     club_version_bump(club_id=entry.tournament.club_id)
+    waiting_move_up(tournament=entry.tournament)
     return name
 
 

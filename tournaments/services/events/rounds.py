@@ -21,6 +21,7 @@ from ...selectors.events import tournament_standings
 from ...selectors.rulesets import ruleset_rules
 from ..cache import club_version_bump
 from ..sessions import session_create
+from ..webhooks import ROUND_DRAWN, ROUND_FINISHED, webhooks_round_changed
 from .common import _fail, _user
 from .table_deals import deal_confirm, deal_dispute, table_deal_drop
 
@@ -64,6 +65,9 @@ def round_draw(
     if tournament.finished_at is not None:
         raise _fail("draw", "tournament_finished")
     club_version_bump(club_id=tournament.club_id)
+    if tournament.checkin_open:  # drawing a round closes self check-in (checkin.py)
+        tournament.checkin_open = False
+        tournament.save(update_fields=["checkin_open"])
     latest = _latest_round(tournament)
     if latest is not None and latest.started_at is None:
         number = latest.number
@@ -108,6 +112,7 @@ def round_draw(
         TournamentTable(round=rnd, number=i, seats=list(seats))
         for i, seats in enumerate(result.tables, start=1)
     )
+    webhooks_round_changed(rnd=rnd, event=ROUND_DRAWN)
     return rnd
 
 
@@ -257,6 +262,7 @@ def round_finish(
             rnd.timer_ends_at = None
         rnd._history_user = _user(user)
         rnd.save(update_fields=["finished_at", "timer_ends_at", "timer_left"])
+        webhooks_round_changed(rnd=rnd, event=ROUND_FINISHED)
     tournament = Tournament.objects.select_for_update().get(pk=rnd.tournament_id)
     if tournament.finished_at is None and (last or rnd.number >= tournament.rounds_planned):
         tournament_finish(tournament=tournament, user=user)

@@ -16,7 +16,7 @@ from django.db.models import Q
 from core.i18n import N_
 
 from ...models import Deal, Membership, Role, Tournament
-from ..cache import club_version_bump
+from ..cache import club_hiding_refresh, club_version_bump
 from ..errors import make_fail
 from ..ratings import ratings_visibility_changed
 from .common import _user
@@ -71,6 +71,7 @@ def tournament_freeze_set(*, tournament: Tournament, hidden_rounds, user=None) -
     tournament._history_user = _user(user)
     tournament._change_reason = f"standings hidden for the final {value} rounds"
     tournament.save(update_fields=["standings_hidden_rounds", "standings_revealed"])
+    club_hiding_refresh(club_id=tournament.club_id)
     _ratings_follow(tournament)
     return tournament
 
@@ -86,6 +87,7 @@ def tournament_standings_reveal(*, tournament: Tournament, user=None) -> Tournam
     tournament._history_user = _user(user)
     tournament._change_reason = "standings revealed"
     tournament.save(update_fields=["standings_revealed"])
+    club_hiding_refresh(club_id=tournament.club_id)
     _ratings_follow(tournament)
     return tournament
 

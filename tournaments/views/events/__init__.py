@@ -9,6 +9,7 @@ concern; ``tournaments/urls/events.py`` reaches them through this package.
 from .adjustments import adjustment_add_view, adjustment_delete_view
 from .common import PIN_SESSION_KEY, pin_entry
 from .corrections import table_deal_correct_view, table_deal_drop_view, table_deal_restore_view
+from .desk import checkin_open_view, desk_view, registration_view
 from .entries import (
     entry_add_view,
     entry_check_in_view,
@@ -20,6 +21,13 @@ from .entries import (
 )
 from .manage import tournament_manage_view
 from .pins import pin_login_view, pin_logout_view
+from .player import (
+    my_check_in_view,
+    my_entry_view,
+    my_pin_view,
+    my_register_view,
+    my_withdraw_view,
+)
 from .printing import (
     result_slips_pdf_view,
     results_pdf_view,
@@ -59,6 +67,14 @@ __all__ = [
     "PIN_SESSION_KEY",
     "adjustment_add_view",
     "adjustment_delete_view",
+    "checkin_open_view",
+    "desk_view",
+    "my_check_in_view",
+    "my_entry_view",
+    "my_pin_view",
+    "my_register_view",
+    "my_withdraw_view",
+    "registration_view",
     "deal_confirm_view",
     "deal_dispute_view",
     "entry_add_view",

@@ -44,7 +44,9 @@ def entry_check_in_view(request, tournament, entry_id: int):
     entry = _entry(tournament, entry_id)
     form = CheckInForm(request.POST)
     if form.is_valid():
-        entry = svc.entry_check_in(entry=entry, checked_in=form.cleaned_data["checked_in"])
+        entry = svc.entry_check_in(
+            entry=entry, checked_in=form.cleaned_data["checked_in"], user=request.user
+        )
         say(request, entry.change)
     return _back(tournament, "#entries")
 
