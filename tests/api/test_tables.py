@@ -31,6 +31,14 @@ def table(club):
     return t, table, entry, svc.pin_issue(entry=entry)
 
 
+def table_deal_body(table) -> dict:
+    """A won Napoleon deal of the table's drawn seats, as the API takes it."""
+    deal = napoleon_win(table.seats)
+    return {"seats": deal["seats"], "napoleon": deal["napoleon"], "bid": 13, "trump": "S",
+            "called_suit": "S", "called_rank": "A", "adjutant": deal["adjutant"],
+            "honours": 14, "discarded": 0}  # fmt: skip
+
+
 def token_url(t, table):
     return f"/api/v1/tournaments/{t.pk}/tables/{table.pk}/token"
 
@@ -43,10 +51,7 @@ def test_a_pin_gives_a_token_that_records_at_its_table_only(table):
     assert body["table"] == tbl.pk and body["player_id"] == entry.player_id
     headers = {"HTTP_AUTHORIZATION": f"Bearer {body['token']}"}
     url = f"/api/v1/tournaments/{t.pk}/tables/{tbl.pk}/deals"
-    deal = napoleon_win(tbl.seats)
-    payload = {"seats": deal["seats"], "napoleon": deal["napoleon"], "bid": 13, "trump": "S",
-               "called_suit": "S", "called_rank": "A", "adjutant": deal["adjutant"],
-               "honours": 14, "discarded": 0}  # fmt: skip
+    payload = table_deal_body(tbl)
     first = post(url, payload, headers, HTTP_IDEMPOTENCY_KEY="t1-d1")
     assert first.status_code == 201, first.content
     again = post(url, payload, headers, HTTP_IDEMPOTENCY_KEY="t1-d1")
@@ -99,10 +104,7 @@ def test_a_table_tokens_key_with_another_body_is_refused_and_stores_nothing(tabl
     token = post(token_url(t, tbl), {"pin": pin, "seat": 1}).json()["token"]
     headers = {"HTTP_AUTHORIZATION": f"Bearer {token}", "HTTP_ACCEPT_LANGUAGE": "en"}
     url = f"/api/v1/tournaments/{t.pk}/tables/{tbl.pk}/deals"
-    deal = napoleon_win(tbl.seats)
-    payload = {"seats": deal["seats"], "napoleon": deal["napoleon"], "bid": 13, "trump": "S",
-               "called_suit": "S", "called_rank": "A", "adjutant": deal["adjutant"],
-               "honours": 14, "discarded": 0}  # fmt: skip
+    payload = table_deal_body(tbl)
     first = post(url, payload, headers, HTTP_IDEMPOTENCY_KEY="k-1")
     assert first.status_code == 201, first.content
     changed = post(url, payload | {"honours": 16}, headers, HTTP_IDEMPOTENCY_KEY="k-1")
