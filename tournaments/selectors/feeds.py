@@ -12,13 +12,13 @@ A feed read with a member's secret key (services/feed_keys.py) reads as that mem
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from django.db.models import Min, Q, Sum
 
 from ..models import Club, Deal, FeedKey, GameSession, ScoreLine, Tournament
 from ..reader import Reader
+from .api import token_hash
 from .events.access import club_tournaments
 from .sessions import club_sessions
 from .visibility import Visibility
@@ -107,11 +107,6 @@ def calendar(*, club: Club, reader, visibility: Visibility) -> Calendar:
     return Calendar(club_tournaments(club=club, reader=reader), list(sessions))
 
 
-def feed_key_hash(raw: str) -> str:
-    """What is kept of a feed key: its SHA-256 (32 random bytes need no slow hash)."""
-    return hashlib.sha256(raw.encode()).hexdigest()
-
-
 def feed_key_reader(*, club_slug: str, raw: str) -> tuple[Club, Reader, int] | None:
     """The club at ``club_slug``, the reader the live feed key ``raw`` reads as there and the
     key's id; None when the key is unknown, revoked, of another club, of a membership that
@@ -122,7 +117,7 @@ def feed_key_reader(*, club_slug: str, raw: str) -> tuple[Club, Reader, int] | N
     key = (
         FeedKey.objects.select_related("membership__club", "membership__user")
         .filter(
-            key_hash=feed_key_hash(raw),
+            key_hash=token_hash(raw),
             revoked_at__isnull=True,
             membership__club__slug=club_slug,
             membership__user__is_active=True,

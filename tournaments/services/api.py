@@ -32,6 +32,7 @@ from ..models import (
     TournamentTable,
 )
 from ..selectors import events as sel
+from ..selectors.api import token_hash
 from .deals import deal_record
 from .errors import make_fail
 from .events import table_deal_record
@@ -61,10 +62,6 @@ fail = make_fail(
         ),
     }
 )
-
-
-def token_hash(raw: str) -> str:
-    return hashlib.sha256(raw.encode()).hexdigest()
 
 
 def token_create(*, user, name: str, scope: str = TokenScope.READ) -> tuple[ApiToken, str]:

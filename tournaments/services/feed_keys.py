@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import FeedKey, Membership
-from ..selectors.feeds import feed_key_hash
+from ..selectors.api import token_hash
 
 FEED_KEY_PREFIX = "efudafeed_"
 
@@ -26,7 +26,7 @@ def feed_key_renew(*, membership: Membership) -> str:
     raw = FEED_KEY_PREFIX + secrets.token_urlsafe(32)
     with transaction.atomic():
         feed_key_revoke(membership=membership)
-        FeedKey.objects.create(membership=membership, key_hash=feed_key_hash(raw))
+        FeedKey.objects.create(membership=membership, key_hash=token_hash(raw))
     return raw
 
 
