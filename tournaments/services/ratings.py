@@ -116,27 +116,26 @@ def _learnable(state: RatingState, deal: Deal, date) -> bool:
 def _learn(state: RatingState, deal: Deal, date, event) -> None:
     """The deal's players' ratings after ``event`` (the deal), their history rows, and the
     state moved on past the deal."""
-    current = {
-        r.player_id: r
-        for r in Rating.objects.filter(
+    current = {  # player: (mu, sigma, deals)
+        player_id: rest
+        for player_id, *rest in Rating.objects.filter(
             club_id=deal.club_id, game=deal.game, player_id__in=event.players
-        )
+        ).values_list("player_id", "mu", "sigma", "deals")
     }
     rater = Rater(
         params_for(deal.game),
-        ratings={p: (r.mu, r.sigma) for p, r in current.items()},
+        ratings={p: (mu, sigma) for p, (mu, sigma, _deals) in current.items()},
         handicaps=state.handicaps,
     )
     after = rater.update(event)
-    history, created = [], []
+    history, rows = [], []
     for player_id, (mu, sigma) in after.items():
-        row = current.get(player_id)
-        if row is None:
-            row = Rating(club_id=deal.club_id, game=deal.game, player_id=player_id, deals=0)
-            created.append(row)
-        row.mu, row.sigma, row.score = mu, sigma, conservative(mu, sigma)
-        row.deals += 1
-        row.last_played = date
+        deals = current[player_id][2] if player_id in current else 0
+        row = Rating(  # unsaved: the upsert below inserts it or updates the player's row
+            club_id=deal.club_id, game=deal.game, player_id=player_id, mu=mu, sigma=sigma,
+            score=conservative(mu, sigma), deals=deals + 1, last_played=date,
+        )  # fmt: skip
+        rows.append(row)
         history.append(
             RatingHistory(
                 club_id=deal.club_id,
@@ -150,11 +149,16 @@ def _learn(state: RatingState, deal: Deal, date, event) -> None:
                 generation=state.generation,
             )  # fmt: skip
         )
-    # Bulk writes; the deal's own service moves the club's data version in this transaction,
-    # so cached pages show the new ratings.
-    Rating.objects.bulk_create(created)
-    Rating.objects.bulk_update(
-        list(current.values()), ["mu", "sigma", "score", "deals", "last_played"]
+    # One upsert for the new and the known players (an UPDATE per field with CASE WHEN per
+    # row, as bulk_update writes it, cost more to build than the rest of the deal's
+    # statements); the rows are locked by the rating state's lock (``_locked_state``). The
+    # deal's own service moves the club's data version in this transaction, so cached pages
+    # show the new ratings.
+    Rating.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["club", "game", "player"],
+        update_fields=["mu", "sigma", "score", "deals", "last_played"],
     )
     RatingHistory.objects.bulk_create(history)
     state.handicaps = {k: list(v) for k, v in sorted(rater.handicaps.items())}
