@@ -307,3 +307,45 @@ def test_a_merge_that_would_leave_anything_on_the_merged_player_stops_and_change
     assert str(stopped.value) == message
     assert snapshot(club) == before and Player.objects.filter(pk=wrong.pk).exists()
     assert not PlayerMerge.objects.exists()
+
+
+# --- evenings entered out of date order ------------------------------------------------------
+
+# Entered in this order: the middle evening first, the earliest last.
+EVENINGS = [datetime.date(2026, 2, 14), datetime.date(2026, 2, 21), datetime.date(2026, 2, 7)]
+
+
+def _evenings_club(*, typo: bool):
+    """Three Daifugō evenings of four rounds, entered out of date order, 太郎 (with ``typo``,
+    「太朗」) at every round: he goes out first in the first three rounds of each evening and
+    second in the last, so every round but the first names him as its previous 大富豪 and the
+    last one drops him (都落ち)."""
+    club = factories.ClubFactory()
+    p = {n: factories.PlayerFactory(club=club, name=n) for n in PHONE_NAMES}
+    taro = factories.PlayerFactory(club=club, name="太朗") if typo else p["太郎"]
+    rules = factories.ClubRuleSetFactory(club=club, code="daifugo-common", preset="daifugo-common")
+    others = [str(p[n].id) for n in PHONE_NAMES[1:]]
+    for day in EVENINGS:
+        session = factories.session(club=club, ruleset=rules, date=day)
+        for n in range(4):
+            order = others[n:] + others[:n]
+            order.insert(1 if n == 3 else 0, str(taro.id))
+            deal_record(session=session, data={"order": order, "forbidden": []})
+    return club, p, taro
+
+
+def test_a_merge_rescores_each_evening_round_by_round_whatever_order_they_were_entered_in():
+    """A round reads its previous 大富豪 from the round before it, so the merge re-scores each
+    evening's rounds in the order of their numbers. The rounds of an evening share its date
+    and table, and PostgreSQL's sort keeps such ties in no particular order (here, evenings
+    entered out of date order, they come back reversed or shuffled) unless the number is asked
+    for. A round re-scored before the round before it would keep the merged player, gone, as
+    its previous 大富豪; the last round of an evening would lose his 都落ち."""
+    right, _p, _same = _evenings_club(typo=False)
+    typo, p, wrong = _evenings_club(typo=True)
+    record = player_merge(club=typo, keep=p["太郎"], merge=wrong)
+    assert record.deals == 12  # every round of the three evenings
+    assert data_by_name(typo) == data_by_name(right)
+    assert snapshot(typo) == snapshot(right)
+    last_rounds = Deal.objects.filter(session__club=typo, seq=4)
+    assert [d.outcome["miyako_ochi"] for d in last_rounds] == [str(p["太郎"].pk)] * 3

@@ -7,6 +7,7 @@ import datetime
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -19,6 +20,7 @@ from tournaments.models import Role
 from tournaments.services import events as svc
 from tournaments.services.claims import claim_confirm, player_claim
 from tournaments.services.members import membership_set
+from tournaments.views import cards
 
 pytestmark = pytest.mark.django_db
 
@@ -222,6 +224,25 @@ def test_frozen_standings_are_kept_apart_for_the_tournaments_staff(club):
     assert "shown to staff only" in reader(club, "own", "en").get(url).content.decode()
     fragment = reader(club, "aki", "en").get(url, HTTP_HX_REQUEST="true").content.decode()
     assert fragment.startswith('<div id="ev-standings"') and "Standings frozen" in fragment
+
+
+def test_a_share_card_drawn_for_the_staff_is_never_shown_to_a_member(club, monkeypatch):
+    """A month's share card is kept under the reader's view (views/cards.py), which the card
+    computes itself: the one drawn for a scorekeeper counts the frozen round and a member who
+    asks next, of the same role, gets one drawn without it, as they would first."""
+    frozen_tournament(club)
+    drawn = []
+    draw = cards.card_png
+    monkeypatch.setattr(cards, "card_png", lambda card: drawn.append(card) or draw(card))
+    slug = club["club"].slug
+    url = reverse("standings_card", args=[slug, "napoleon", TODAY.year, f"{TODAY.month:02d}"])
+    staff = reader(club, "kei").get(url)
+    member = reader(club, "aki").get(url)
+    assert staff.status_code == member.status_code == 200
+    assert len(drawn) == 2 and drawn[0].lines != drawn[1].lines
+    assert member.content != staff.content and member["ETag"] != staff["ETag"]
+    cache.clear()
+    assert reader(club, "aki").get(url).content == member.content
 
 
 @pytest.mark.parametrize(
