@@ -169,6 +169,7 @@ def test_the_outbox_says_plainly_that_the_login_or_pin_expired():
 
 
 _TEMPLATES = Path(settings.BASE_DIR) / "templates"
+_TAGS = Path(settings.BASE_DIR) / "tournaments" / "templatetags"
 # A status label: the element that says what state a thing is in (a round, an invitation, a
 # deal at a tournament table, a rating, a rule set).
 _STATUS = re.compile(
@@ -180,12 +181,17 @@ def test_status_labels_start_with_a_capital_in_english():
     """Status labels read "Finished", "Open", "Provisional", like "Disputed" beside them."""
     lowercase = []
     labels = 0
-    for path in sorted(_TEMPLATES.rglob("*.html")):
+    # the templates' labels, and those the deal cards write in Python (templatetags)
+    sources = [*sorted(_TEMPLATES.rglob("*.html")), *sorted(_TAGS.glob("*.py"))]
+    for path in sources:
         for element in _STATUS.finditer(path.read_text()):
-            for text in re.findall(r'\{% translate "([^"]+)"', element.group(3)):
+            for text in re.findall(
+                r'\{% translate "([^"]+)"|gettext\("([^"]+)"\)', element.group(3)
+            ):
+                text = text[0] or text[1]
                 labels += 1
                 if text[0].islower():
-                    lowercase.append(f"{path.relative_to(_TEMPLATES)}: {text!r}")
+                    lowercase.append(f"{path.name}: {text!r}")
     assert labels >= 12 and lowercase == [], lowercase
 
 

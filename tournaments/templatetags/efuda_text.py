@@ -21,8 +21,7 @@ marked ``lang="ja"`` and followed by its English gloss (``i18n.GLOSSES``): 独�
 
 ``{% for text in row|cells:fields %}``: a standings row's ``fields`` as the pages write them.
 
-``{{ d.seats|seat_items }}``, ``{{ d.explanation|explanation_items }}``,
-``{{ d.totals_after|total_chips }}``: a session page's deal card, its loops written in Python.
+A session page's deal cards: ``efuda_cards`` (``{% deal_cards %}``).
 """
 
 import re
@@ -30,7 +29,6 @@ import re
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
 
 from .. import i18n
 from ..i18n import list_join, term_html
@@ -116,48 +114,3 @@ def heading(field, place: str):
 def cells(row, fields) -> list[str]:
     """A standings row's ``fields`` written as the pages write them (``StandingRow.cells``)."""
     return row.cells(fields)
-
-
-# A session page shows every deal with its seats, its explanation and the totals after it:
-# written here in Python, the same markup the card's loops wrote, without a template node per
-# seat and line (tournaments/selectors/sessions.py's DealRow, SeatPoints).
-
-
-def _seat(s) -> str:
-    esc = conditional_escape
-    who = f'<span class="title">{esc(term_html(s.title))}</span>' if s.title else ""
-    who += f"<bdi>{esc(s.name)}</bdi>"
-    if s.role_label:
-        who += f' <span class="muted">{esc(s.role_label)}</span>'
-    if s.miyako_ochi:
-        who += f' <span class="mark">{esc(term_html("都落ち"))}</span>'
-    if s.forbidden:
-        who += f' <span class="mark">{esc(gettext("forbidden finish"))}</span>'
-    points = ""
-    if s.points is not None:
-        sign = "pos" if s.points > 0 else "neg" if s.points < 0 else ""
-        points = f'\n      <span class="pts {sign}">{s.points:+d}</span>'
-    return f'<li><span class="who">{who}</span>{points}</li>'
-
-
-@register.filter
-def seat_items(seats) -> str:
-    """``{{ d.seats|seat_items }}``: the ``<li>`` of each seat of a deal card."""
-    return mark_safe("\n".join(_seat(s) for s in seats))  # noqa: S308 - each part escaped
-
-
-@register.filter
-def explanation_items(lines) -> str:
-    """``{{ d.explanation|explanation_items }}``: each line of "how it was scored" as ``<li>``,
-    its red suits marked as ``|suits`` marks them."""
-    return mark_safe("".join(f"<li>{suits(line)}</li>" for line in lines))  # noqa: S308
-
-
-@register.filter
-def total_chips(totals_after) -> str:
-    """``{{ d.totals_after|total_chips }}``: each player's total after a deal, as a chip."""
-    esc = conditional_escape
-    return mark_safe("".join(  # noqa: S308 - each name escaped
-        f'<span class="chip"><bdi>{esc(name)}</bdi> {total:+d}</span>'
-        for _pid, name, total in totals_after
-    ))  # fmt: skip
