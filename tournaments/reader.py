@@ -6,8 +6,9 @@ authentication, as pretix sets ``request.event`` and ``request.organizer``: the 
 most once per request and never kept past it (a role taken away counts at the next request):
 
 - ``roles``: their role in each club, by club id (None: not a member). ``club_for_request``
-  reads it with the club, ``selectors.events.tournament_for_reader`` with the tournament, and
-  ``permissions.club_role`` otherwise (one query, then kept here).
+  reads it with the club, ``selectors.events.tournament_for_reader`` with the tournament (on a
+  read, both take the answer kept in the cache for the club's data version, which every change
+  of a membership moves), and ``permissions.club_role`` otherwise (one query, then kept here).
 - ``players`` and ``claims``: their player in the club ("this is me"), and the name of the
   player their claim waiting for an owner names, by club id; read with the club when a view
   asks for them (``club_for_request(..., with_player=True)``).

@@ -141,6 +141,48 @@ def test_a_members_pages_render_while_redis_is_down(shared_cache, settings, late
     assert shared_cache.keys() >= kept
 
 
+def test_a_members_tournament_pages_while_redis_is_down(shared_cache, settings, later):
+    """The reader's role and place on a tournament's staff are kept in redis per club data
+    version (selectors.events.access): with redis stopped each read asks them afresh with the
+    tournament (never a 500), a removal from the staff is seen at the next read, and once
+    redis is back the answer is kept again."""
+    from django.core.cache import cache
+
+    from tournaments.models import Club
+    from tournaments.services.events import (
+        tournament_create,
+        tournament_staff_add,
+        tournament_staff_remove,
+    )
+    from tournaments.services.members import membership_set
+
+    owner = factories.UserFactory(username="owner-t")
+    club, _players, nap, _dai = build_club(public=True, owner=owner)
+    helper = factories.UserFactory(username="helper-t")
+    membership_set(club=club, user=helper, role="member")
+    t = tournament_create(club=club, name="秋の大会", date=nap.date, ruleset=nap.ruleset)
+    tournament_staff_add(tournament=t, who="helper-t")
+    client = Client()
+    client.force_login(helper)
+    manage = reverse("tournament_manage", args=[t.pk])
+    standings = reverse("tournament_standings", args=[t.pk])
+
+    def kept():
+        version = Club.objects.get(pk=club.pk).data_version
+        return cache.get(f"efuda:treader:{club.pk}:{version}:{t.pk}:{helper.pk}")
+
+    assert client.get(manage).status_code == 200 and kept() == ("member", True)
+    shared_cache.stop()
+    assert client.get(manage).status_code == 200
+    assert client.get(standings).status_code == 200
+    tournament_staff_remove(tournament=t, member=helper)
+    assert client.get(manage).status_code == 403  # seen at once, with no cache to ask
+    assert client.get(standings).status_code == 200  # a member still reads the tournament
+    shared_cache.start()
+    later(settings.CACHE_AWAY_SECONDS + 0.1)
+    assert client.get(manage).status_code == 403 and kept() == ("member", False)
+
+
 def test_a_hung_redis_costs_a_timeout_not_the_request(shared_cache, settings, threaded_db):
     club, _players, _nap, _dai = build_club(public=True)
     expected = _uncached(club, settings)

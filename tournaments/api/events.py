@@ -61,7 +61,11 @@ def tournament_list(request, club: str):
 def _visible(request, tournament_id: int) -> tuple[Tournament, bool]:
     """The tournament as its pages show it to this reader (404 when they may not see it) and
     whether they are its staff; the ETag is set."""
-    tournament = sel.tournament_for_reader(tournament_id=tournament_id, reader=request.reader)
+    tournament = sel.tournament_for_reader(
+        tournament_id=tournament_id,
+        reader=request.reader,
+        read_only=request.method in ("GET", "HEAD"),
+    )
     held = auth.table_token(request)
     entry = (
         held.entry if held is not None and held.table.round.tournament_id == tournament.pk else None

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef
 from django.http import Http404
 
@@ -15,24 +17,21 @@ from ...reader import Reader
 from .rounds import tournament_state
 
 
-def tournament_for_reader(*, tournament_id: int, reader) -> Tournament:
+def tournament_for_reader(*, tournament_id: int, reader, read_only: bool = False) -> Tournament:
     """The tournament (with its club and rule set) for one request, 404 when there is none.
     For a logged-in reader the same query brings their role in the club and whether they are
     among the tournament's extra staff (what ``can_see`` and ``is_staff`` ask next), kept on the
     reader (``roles``, ``extra_staff``): one query instead of three on every tournament page.
-    Both are read at every request."""
+    On a read (``read_only``: a GET or HEAD) that answer may come from the cache instead
+    (:func:`_with_reader_kept`); a write (POST) always reads it afresh."""
     reader = Reader.of(reader)
     remember = reader.is_authenticated and not reader.is_superuser
-    qs = Tournament.objects.select_related("club", "ruleset").filter(pk=tournament_id)
-    if remember:
-        staff = Tournament.extra_staff.through.objects.filter(
-            tournament=OuterRef("pk"), user_id=reader.pk
-        )
-        qs = qs.annotate(
-            reader_role=reader_role(reader.pk, "club_id"),
-            reader_extra_staff=Exists(staff),
-        )
-    tournament = qs.first()
+    if not remember:
+        tournament = _tournament_query(tournament_id, reader_id=None).first()
+    elif read_only and settings.EFUDA_PAGE_CACHE_SECONDS:
+        tournament = _with_reader_kept(tournament_id, reader_id=reader.pk)
+    else:
+        tournament = _tournament_query(tournament_id, reader_id=reader.pk).first()
     if tournament is None:
         raise Http404
     if remember:
@@ -41,10 +40,54 @@ def tournament_for_reader(*, tournament_id: int, reader) -> Tournament:
     return tournament
 
 
+def _tournament_query(tournament_id: int, *, reader_id: int | None):
+    """The tournament with its club and rule set; with ``reader_id``, annotated with that
+    user's role in the club (``reader_role``) and whether they are among its extra staff
+    (``reader_extra_staff``): one query."""
+    qs = Tournament.objects.select_related("club", "ruleset").filter(pk=tournament_id)
+    if reader_id is None:
+        return qs
+    staff = Tournament.extra_staff.through.objects.filter(
+        tournament=OuterRef("pk"), user_id=reader_id
+    )
+    return qs.annotate(
+        reader_role=reader_role(reader_id, "club_id"), reader_extra_staff=Exists(staff)
+    )
+
+
+def _with_reader_kept(tournament_id: int, *, reader_id: int) -> Tournament | None:
+    """``_tournament_query``'s tournament for a read, as ``permissions._club_with_reader``
+    reads a club: compiling the annotated query costs more CPU than running it, so the
+    reader's answer (role, extra staff) is kept per club data version. The tournament's own
+    row with its club (one plain query) names the club and its version, and the answer comes
+    from the cache when an earlier read of the same version kept it. Every write that changes
+    a membership or the tournament's extra staff moves the club's version in its transaction
+    (services/cache.py), and a tournament moved to another club is read under that club's
+    key, so a kept answer is never one the club has changed since. On a miss the annotated
+    query reads the tournament with the answer (one snapshot) and keeps it only if its club
+    and version are still the ones the key names. A cache that is down is a miss."""
+    tournament = _tournament_query(tournament_id, reader_id=None).first()
+    if tournament is None:
+        return None
+    club = tournament.club
+    key = f"efuda:treader:{club.pk}:{club.data_version}:{tournament.pk}:{reader_id}"
+    kept = cache.get(key)
+    if kept is None:
+        full = _tournament_query(tournament_id, reader_id=reader_id).first()
+        same = full is not None and full.club_id == club.pk
+        if same and full.club.data_version == club.data_version:
+            kept = (full.reader_role, full.reader_extra_staff)
+            cache.set(key, kept, settings.EFUDA_PAGE_CACHE_SECONDS)
+        return full
+    tournament.reader_role, tournament.reader_extra_staff = kept
+    return tournament
+
+
 def is_staff(reader, tournament: Tournament) -> bool:
     """Club scorekeepers and owners, and the tournament's extra staff while they are members
-    of the club. Read from the memberships at every request: leaving the club (or a removal
-    that missed a row) takes the rights away at once."""
+    of the club. Read from the memberships with the tournament (on a read, kept per club data
+    version, which every change of a membership or of the staff moves): leaving the club (or
+    a removal that missed a row) takes the rights away at the next request."""
     reader = Reader.of(reader)
     if not reader.is_authenticated:
         return False

@@ -94,7 +94,14 @@ def pin_entry(request, tournament: Tournament) -> TournamentEntry | None:
 
 
 def visible(request, tournament_id: int):
-    tournament = sel.tournament_for_reader(tournament_id=tournament_id, reader=request.reader)
+    """The tournament and the entry whose PIN this browser holds; 404 for whoever may not see
+    it. A read (GET, HEAD) may take the reader's role and staff answer kept for the club's
+    data version; a write (POST) reads them afresh."""
+    tournament = sel.tournament_for_reader(
+        tournament_id=tournament_id,
+        reader=request.reader,
+        read_only=request.method in ("GET", "HEAD"),
+    )
     entry = pin_entry(request, tournament)
     if not sel.can_see(request.reader, tournament, entry):
         raise Http404
