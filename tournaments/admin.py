@@ -60,7 +60,15 @@ def _club_id(obj) -> int:
 
 class Versioned:
     """Saves and deletes by site staff move the club's data version in the admin's own
-    transaction, so no cached page shows the club as it was."""
+    transaction, so no cached page shows the club as it was. A saved row stays in its club:
+    moving a player, a rule set, a session or a tournament to another club would leave its
+    deals, score lines and entries behind (and the first club's pages as they were)."""
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if obj is not None and any(f.name == "club" for f in self.model._meta.fields):
+            fields += ("club",)
+        return fields
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
