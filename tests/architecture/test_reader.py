@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 
@@ -110,13 +111,15 @@ def test_a_reader_is_made_of_a_user_or_nobody():
     assert reader.user is user and Reader.of(reader) is reader
     nobody = Reader.of(None)
     assert not nobody.is_authenticated and nobody.pk is None and not nobody.is_superuser
+    assert isinstance(nobody.user, AnonymousUser)  # as Django's request would have it
 
 
 @pytest.mark.django_db
 def test_a_request_has_one_reader_until_its_user_changes():
-    from django.contrib.auth.models import AnonymousUser
     from django.test import RequestFactory
 
+    bare = RequestFactory().get("/")  # no authentication middleware: no user at all
+    assert not Reader.of_request(bare).is_authenticated and bare.reader.pk is None
     request = RequestFactory().get("/")
     request.user = AnonymousUser()
     reader = Reader.of_request(request)  # a request the middleware did not see

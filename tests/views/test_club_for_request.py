@@ -3,8 +3,10 @@
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.http import Http404
 from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
 
 from tests import factories
 from tournaments.models import Role
@@ -55,3 +57,17 @@ def test_a_public_club_is_open_to_read_and_403_for_roles(public_club):
 def test_site_staff_act_as_owners_of_every_club(club):
     staff = factories.UserFactory(username="site-staff", is_superuser=True)
     assert club_for_request(_request(staff), club.slug, role=Role.OWNER) == club
+
+
+@pytest.mark.django_db
+def test_nobody_logged_in_reads_the_club_alone(public_club):
+    """A visitor has no role, player or claim: every read asks the club's row alone (one
+    query, nothing kept for them), and a view asking for the player gets None."""
+    for _ in range(2):
+        request = _request(AnonymousUser())
+        with CaptureQueriesContext(connection) as queries:
+            found = club_for_request(request, public_club.slug, with_player=True)
+        assert found == public_club and len(queries.captured_queries) == 1
+        reader = request.reader
+        assert reader.players == {public_club.pk: None} and reader.claims == {public_club.pk: None}
+        assert reader.roles == {}

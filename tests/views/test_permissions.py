@@ -4,13 +4,13 @@ reader."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.db import connection
+from django.db import connection, transaction
 from django.http import Http404
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
 from tests import factories
-from tournaments.models import Role
+from tournaments.models import Membership, Role
 from tournaments.permissions import (
     can_manage,
     can_record,
@@ -24,6 +24,7 @@ from tournaments.permissions import (
 )
 from tournaments.reader import Reader
 from tournaments.services.claims import claim_confirm, player_claim
+from tournaments.services.members import member_remove, membership_role_change
 
 LADDER = (Role.MEMBER, Role.SCOREKEEPER, Role.OWNER)
 
@@ -145,10 +146,103 @@ def test_without_asking_for_the_player_none_is_read(club, users):
     assert request.reader.roles == {club.pk: Role.MEMBER}
 
 
+def _sql(read) -> tuple[object, list[str]]:
+    """What ``read()`` answers, and the SQL of the queries it sends."""
+    with CaptureQueriesContext(connection) as queries:
+        found = read()
+    return found, [query["sql"] for query in queries.captured_queries]
+
+
 @pytest.mark.django_db
 def test_site_staff_role_is_not_remembered_as_a_membership(club):
     staff = factories.UserFactory(username="site-staff", is_superuser=True)
     request = _request(staff)
-    assert club_for_request(request, club.slug, role=Role.OWNER, with_player=True) == club
+    # Staff act as owners: no membership is read, and without the player the club's row alone.
+    found, read = _sql(lambda: club_for_request(request, club.slug, role=Role.OWNER))
+    assert found == club and len(read) == 1 and "tournaments_membership" not in read[0]
+    assert "tournaments_player" not in read[0]
+    found, read = _sql(
+        lambda: club_for_request(request, club.slug, role=Role.OWNER, with_player=True)
+    )
+    assert found == club and not [sql for sql in read if "tournaments_membership" in sql]
     assert request.reader.roles == {}
     assert request.reader.players == {club.pk: None}
+
+
+@pytest.mark.django_db
+def test_a_plain_read_or_a_head_reads_the_role_alone_and_takes_it_as_kept(club, users):
+    """Without ``with_player`` only the reader's role is read with the club (no player, no
+    claim); it is kept for the club's version like the rest, and a HEAD reads as a GET: the
+    next reads ask the club's row alone."""
+    member = users["member"]
+    _, first = _sql(lambda: club_for_request(_request(member), club.slug))
+    assert len(first) == 2 and "tournaments_membership" in first[1]
+    assert not [sql for sql in first if "tournaments_player" in sql]  # nor playerclaim
+    for method in ("get", "head"):
+        request = getattr(RequestFactory(), method)("/")
+        request.user = member
+        _, again = _sql(lambda request=request: club_for_request(request, club.slug))
+        assert len(again) == 1 and "tournaments_membership" not in again[0], method
+        assert request.reader.roles == {club.pk: Role.MEMBER}, method
+
+
+@pytest.mark.django_db
+def test_the_player_and_the_claim_read_are_the_readers_own_in_this_club(club, players, users):
+    """A member of two clubs: their player in one is not theirs in the other, their claim in
+    one is not a claim in the other, and another member's claim is not theirs."""
+    member = users["member"]
+    other = factories.ClubFactory(slug="other-club")
+    factories.MembershipFactory(club=other, user=member, role=Role.OWNER)
+    neighbour = factories.UserFactory(username="neighbour")
+    factories.MembershipFactory(club=other, user=neighbour, role=Role.MEMBER)
+    mine, theirs = (factories.PlayerFactory(club=other, name=n) for n in ("本人", "隣人"))
+    player_claim(club=other, user=member, player=mine)  # an owner's claim confirms itself
+    player_claim(club=other, user=neighbour, player=theirs)  # waits
+    player_claim(club=club, user=member, player=players[1])  # waits
+    for _ in range(2):  # read, then taken as kept
+        request = _request(member)
+        club_for_request(request, club.slug, with_player=True)
+        club_for_request(request, other.slug, with_player=True)
+        assert request.reader.players == {club.pk: None, other.pk: mine.pk}
+        assert request.reader.claims == {club.pk: players[1].name, other.pk: None}
+        assert request.reader.roles == {club.pk: Role.MEMBER, other.pk: Role.OWNER}
+
+
+@pytest.mark.django_db
+def test_a_member_of_another_club_is_an_outsider_here(club, public_club, users):
+    outsider = users["outsider"]
+    factories.MembershipFactory(club=public_club, user=outsider, role=Role.OWNER)
+    for _ in range(2):  # read, then taken as kept
+        with pytest.raises(Http404):
+            club_for_request(_request(outsider), club.slug)
+    request = _request(outsider)
+    assert club_for_request(request, public_club.slug, role=Role.OWNER) == public_club
+    assert request.reader.roles == {public_club.pk: Role.OWNER}
+
+
+@pytest.mark.django_db
+def test_a_write_reads_the_readers_answers_afresh_and_keeps_none(club, players, users):
+    """A POST reads the role, the player and the claim with the club (one query) and keeps
+    nothing for the reads: it may read inside a transaction that is then rolled back, and
+    the club's version that transaction moved to is taken again by the next change."""
+    member, owner = users["member"], users["owner"]
+    player_claim(club=club, user=member, player=players[2])
+    membership = Membership.objects.get(club=club, user=member)
+    post = RequestFactory().post("/")
+    post.user = member
+    with pytest.raises(RuntimeError), transaction.atomic():
+        membership_role_change(membership=membership, role=Role.SCOREKEEPER, by=owner)
+        found, read = _sql(
+            lambda: club_for_request(post, club.slug, role=Role.SCOREKEEPER, with_player=True)
+        )
+        assert found == club and len(read) == 1 and "tournaments_membership" in read[0]
+        assert (post.reader.roles, post.reader.players, post.reader.claims) == (
+            {club.pk: Role.SCOREKEEPER},
+            {club.pk: None},
+            {club.pk: players[2].name},
+        )
+        raise RuntimeError("the request fails: its transaction is rolled back")
+    member_remove(membership=membership, by=owner)  # the same version number, another change
+    for _ in range(2):
+        with pytest.raises(Http404):
+            club_for_request(_request(member), club.slug, with_player=True)
