@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tests import club_versions, factories
 from tests.hardening.helpers import build_club, daifugo_data, napoleon_data
-from tournaments.models import Club, GameSession, RatingState, ScoreLine
+from tournaments.models import Club, GameSession, RatingState, ScoreLine, TournamentEntry
 from tournaments.reader import Reader
 from tournaments.selectors.standings import LINE_COUNTERS
 from tournaments.selectors.visibility import (
@@ -163,7 +163,7 @@ def test_who_sees_what(frozen_event):
     helper = factories.UserFactory(username="vis-helper")
     factories.MembershipFactory(club=club, user=helper, role="member")
     ev.tournament_staff_add(tournament=t, who="vis-helper")
-    assert deal_visibility(club=club, reader=owner).everything
+    assert deal_visibility(club=club, reader=owner) == Visibility(club_id=club.pk)
     assert deal_visibility(club=club, reader=helper).everything  # the tournament's staff
     hidden = deal_visibility(club=club, reader=member)
     assert hidden.frozen == ((t.pk, 1),) and not hidden.private_hidden
@@ -315,6 +315,11 @@ def test_a_freeze_hides_nothing_until_a_hidden_round_starts_or_once_revealed(wor
     assert _visitors(world).frozen == ()
     ev.tournament_freeze_set(tournament=frozen, hidden_rounds=2, user=owner)
     assert _visitors(world).frozen == ((frozen.pk, 0),)
+    # every round of the frozen tournament is hidden from a member, and no other tournament's
+    member = deal_visibility(
+        club=Club.objects.get(pk=world["club"].pk), reader=world["people"]["aki"]
+    )
+    assert _seen(member, world) == {"private", "plain"}
 
 
 def test_keys_differ_exactly_when_what_is_hidden_differs():
@@ -349,8 +354,14 @@ def test_what_a_reader_may_see_is_computed_once_and_kept_per_club_version(world,
     assert not any("standings_hidden_rounds" in q["sql"] for q in other.captured_queries)
     settings.EFUDA_PAGE_CACHE_SECONDS = 0
     with CaptureQueriesContext(connection) as uncached:
-        deal_visibility(club=world["club"], reader=world["people"]["aki"])
+        member = deal_visibility(club=world["club"], reader=world["people"]["aki"])
     assert any("standings_hidden_rounds" in q["sql"] for q in uncached.captured_queries)
+    # read without the cache, the same answers: the member's, and the visitor's
+    assert member == first
+    frozen = ((world["frozen"].pk, 1),)
+    assert deal_visibility(club=world["club"], reader=None) == Visibility(
+        club_id=world["club"].pk, private_hidden=True, frozen=frozen, private_players=True
+    )
 
 
 def test_extra_staff_is_read_once_per_reader_and_only_for_members(world):
@@ -363,3 +374,124 @@ def test_extra_staff_is_read_once_per_reader_and_only_for_members(world):
     outsider = Reader.of(factories.UserFactory(username="out-vis"))
     assert deal_visibility(club=world["club"], reader=outsider).frozen
     assert outsider.extra_staff == {}  # not a member: never staff, nothing asked
+
+
+def test_a_freeze_counts_from_its_first_hidden_round_started(world):
+    """Not from the freeze being set, nor from the last round shown starting, nor from a
+    hidden round drawn: from a hidden round started."""
+    club, owner = world["club"], world["people"]["own"]
+    wiki = club.rulesets.get(code="napoleon-wiki")
+    later = _tournament(club, wiki, owner, "後", public=True, rounds=2)
+    ev.tournament_freeze_set(tournament=later, hidden_rounds=1, user=owner)
+    before = ((world["frozen"].pk, 1),)
+    assert _visitors(world).frozen == before  # no round started
+    first = _play_round(later)
+    assert _visitors(world).frozen == before  # round 1, the last one shown
+    ev.round_finish(rnd=first.round)
+    second = ev.round_draw(tournament=later)
+    assert _visitors(world).frozen == before  # round 2 drawn, not started
+    ev.round_start(rnd=second)
+    assert _visitors(world).frozen == (*before, (later.pk, 1))
+
+
+def test_a_revealed_private_tournament_puts_nobody_under_its_freeze(world):
+    private, owner = world["private"], world["people"]["own"]
+    ev.tournament_freeze_set(tournament=private, hidden_rounds=1, user=owner)
+    frozen = ((private.pk, 0), (world["frozen"].pk, 1))
+    assert _visitors(world).frozen == frozen
+    ev.tournament_standings_reveal(tournament=private, user=owner)
+    visitors = _visitors(world)
+    assert visitors.frozen == frozen[1:] and visitors.private_hidden  # still private
+    assert _seen(visitors, world) == {"shown", "plain"}
+
+
+def test_another_clubs_tournaments_hide_nothing_here(world):
+    other = factories.ClubFactory(is_public=True)
+    owner = factories.UserFactory(username="other-vis")
+    factories.MembershipFactory(club=other, user=owner, role="owner")
+    wiki = factories.ClubRuleSetFactory(club=other, code="napoleon-wiki", preset="napoleon-wiki")
+    elsewhere = _tournament(other, wiki, owner, "他", public=False)
+    ev.tournament_freeze_set(tournament=elsewhere, hidden_rounds=1, user=owner)
+    _play_round(elsewhere)  # a private tournament there, frozen from its first round
+    visitors = _visitors(world)
+    assert visitors.frozen == ((world["frozen"].pk, 1),)
+    mine = {world["private_table"].session_id, world["hidden_table"].session_id}
+    assert set(visitors.hidden_session_ids) == mine
+    assert set(visitors.hidden_tables()) == {world["private_table"], world["hidden_table"]}
+    member = deal_visibility(
+        club=Club.objects.get(pk=world["club"].pk), reader=world["people"]["aki"]
+    )
+    assert member.frozen == ((world["frozen"].pk, 1),)
+
+
+def test_where_only_a_private_tournament_hides_a_member_is_asked_nothing(world):
+    """The club's flags say a member can be hidden nothing (no freeze in force, and members
+    see private tournaments): no query over the tournaments, and nothing hidden."""
+    ev.tournament_standings_reveal(tournament=world["frozen"], user=world["people"]["own"])
+    club = Club.objects.get(pk=world["club"].pk)
+    assert (club.has_private_tournament, club.has_standings_freeze) == (True, False)
+    with CaptureQueriesContext(connection) as queries:
+        member = deal_visibility(club=club, reader=world["people"]["aki"])
+    assert not any("standings_hidden_rounds" in q["sql"] for q in queries.captured_queries)
+    assert member == Visibility(club_id=club.pk)
+    assert _seen(member, world) == {"private", "shown", "hidden", "plain"}
+    private_player = world["private"].entries.order_by("pk").first().player_id
+    assert member.player_visible(private_player)
+    visitors = _visitors(world)  # they may not see the private tournament: asked
+    assert visitors.private_hidden and visitors.private_players and not visitors.frozen
+    assert _seen(visitors, world) == {"shown", "hidden", "plain"}
+
+
+def test_a_club_read_without_its_hiding_flags_is_asked_what_is_hidden(world):
+    """A club read without one flag or both (``defer``, ``only``) cannot say that nothing is
+    hidden: the tournaments are asked (the answer kept per version), never the club again."""
+    expected = Visibility(
+        club_id=world["club"].pk, private_hidden=True, frozen=((world["frozen"].pk, 1),),
+        private_players=True,
+    )  # fmt: skip
+    for deferred in (
+        ("has_standings_freeze", "has_private_tournament"),
+        ("has_standings_freeze",),
+        ("has_private_tournament",),
+    ):
+        club = Club.objects.defer(*deferred).get(pk=world["club"].pk)
+        with CaptureQueriesContext(connection) as queries:
+            assert deal_visibility(club=club, reader=None) == expected, deferred
+        assert not any('FROM "tournaments_club"' in q["sql"] for q in queries.captured_queries)
+
+
+def test_the_common_view_of_a_club_that_hides_nothing_costs_one_query(
+    django_assert_num_queries,
+):
+    plain = factories.ClubFactory(is_public=True)
+    with django_assert_num_queries(1):  # the club's flags: nothing to hide
+        assert common_visibility(club_id=plain.pk) == Visibility(club_id=plain.pk)
+    gone = plain.pk + 1  # a club deleted since (a ratings replay queued for it)
+    assert not Club.objects.filter(pk=gone).exists()
+    with django_assert_num_queries(1):
+        assert common_visibility(club_id=gone) == Visibility(club_id=gone)
+
+
+def test_who_is_known_only_from_private_tournaments(world):
+    """Hidden: an entrant taken out again, an entrant whose entry has no history (entered
+    before the entries kept one: migration 0003_tournaments_evening added it unfilled), the
+    other entrants of a private tournament drawn but not started. Seen: a private entrant who
+    plays an ordinary session, and one who played in public, even once that entry is gone."""
+    club, owner = world["club"], world["people"]["own"]
+    wiki = club.rulesets.get(code="napoleon-wiki")
+    later = _tournament(club, wiki, owner, "未", public=False)
+    ev.entry_add(tournament=later, name="外0", checked_in=True)  # played in the frozen one
+    ev.entry_remove(entry=later.entries.get(player__name="未0"), user=owner)
+    with club_versions.unchecked():
+        TournamentEntry.history.filter(id=later.entries.get(player__name="未1").pk).delete()
+        # site staff delete 外0's played entry in the admin (the tournament's entries inline)
+        world["frozen"].entries.get(player__name="外0").delete()
+    ev.round_draw(tournament=later)  # its tables have no session until the round starts
+    private_ids = list(world["private"].entries.values_list("player_id", flat=True))
+    deal_record(session=world["plain"], data=napoleon_data(private_ids))
+    visitors = _visitors(world)
+    hidden = set(visitors.hidden_players().values_list("name", flat=True))
+    assert hidden == {"未0", "未1", "未2", "未3", "未4"}
+    assert not visitors.player_visible(later.entries.get(player__name="未1").player_id)
+    assert all(visitors.player_visible(p) for p in private_ids)
+    assert _seen(visitors, world) == {"shown", "plain"}
