@@ -3,15 +3,23 @@
 import io
 import json
 import random
+import re
 
 import pytest
 from django.core.management import call_command
+from django.template.defaultfilters import date as date_filter
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import get_format
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from tests import factories
 from tests.public.helpers import shared
 from tests.selectors.data import club_with_history, napoleon
 from tournaments.models import RatingState
+from tournaments.tables.standings import one_decimal
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +68,40 @@ def test_a_toggle_shows_players_below_the_minimum(client, public_club, rated):
     assert shared(response)["page"].hidden == 0
     assert len(shared(response)["page"].rows) == 6
     assert "新人" in response.content.decode()
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_each_row_writes_its_numbers_and_day_as_the_filters_do(
+    client, public_club, rated, language
+):
+    response = client.get(
+        url("ratings", public_club, "napoleon") + "?all=1", HTTP_ACCEPT_LANGUAGE=language
+    )
+    body = response.content.decode()
+    rows = re.findall(r"<tr>(.*?)</tr>", body[body.index("<tbody>") : body.index("</tbody>")])
+    table_rows = list(shared(response)["table"].data)
+    assert len(rows) == len(table_rows) == 6
+    with translation.override(language):
+        for html, row in zip(rows, table_rows, strict=True):
+            cells = re.findall(r"<td[^>]*>(.*?)</td>", html)
+            assert cells[2:] == [
+                floatformat(row.score, 1), "±" + floatformat(row.sigma, 1),
+                floatformat(row.mu, 1), str(row.deals), date_filter(row.last_played, "Y-m-d"),
+            ]  # fmt: skip
+
+
+@pytest.mark.django_db(False)
+@given(st.floats() | st.floats(-100, 100).map(lambda x: round(x, 2)))
+@example(0.25)
+@example(-0.25)
+@example(-0.04)
+@example(2.675)
+@example(-0.0)
+@example(99.95)
+def test_one_decimal_writes_what_floatformat_1_writes(value):
+    for language in ("ja", "en"):
+        with translation.override(language):
+            assert one_decimal(value, get_format("DECIMAL_SEPARATOR")) == floatformat(value, 1)
 
 
 def test_ratings_page_in_japanese(client, public_club, rated):

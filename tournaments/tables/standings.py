@@ -6,12 +6,13 @@ after the player are the fields ``standings_fields`` shows in the table, in its 
 """
 
 import html
+from decimal import ROUND_HALF_UP, Decimal
 
 import django_tables2 as tables
-from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import floatformat
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.formats import get_format
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
@@ -110,6 +111,29 @@ def _esc(value) -> str:
     """``value`` escaped for HTML as Django's ``escape`` does, without its lazy-string wrapper
     (a number needs none)."""
     return str(value) if type(value) is int else html.escape(str(value))
+
+
+_TENTH = Decimal("0.1")
+_LARGE = Decimal(10**15)
+
+
+def _digits(number: Decimal) -> int:
+    _sign, digits, exponent = number.as_tuple()
+    return len(digits) + abs(exponent)
+
+
+def one_decimal(value: float, separator: str = ".") -> str:
+    """``value`` as ``|floatformat:1`` writes it: rounded half up from the float's shortest
+    form, no minus sign on a zero, the language's decimal ``separator`` (efuda groups no
+    thousands: ``USE_THOUSAND_SEPARATOR`` is off). The filter looks the language's formats up
+    again for every value; a table looks its separator up once. Numbers no rating comes near
+    (not finite, 10¹⁵ or more, hundreds of digits) are the filter's own to write."""
+    number = Decimal(repr(value))
+    if not number.is_finite() or abs(number) >= _LARGE or _digits(number) > 200:
+        return str(floatformat(value, 1))
+    number = number.quantize(_TENTH, ROUND_HALF_UP)
+    text = f"{abs(number) if not number else number:f}"
+    return text if separator == "." else text.replace(".", separator)
 
 
 def _cell(css: str, text) -> str:
@@ -239,12 +263,19 @@ def ratings_body(table) -> str:
         " "
         + render_to_string("tournaments/public/provisional_mark.html", {"game": table.game}).strip()
     )
+    separator = get_format("DECIMAL_SEPARATOR")
+
+    def number(value: float) -> str:
+        return one_decimal(value, separator)
+
+    # The last day as |date:"Y-m-d" writes a date (ISO 8601), empty when there is none.
     return _body(
         table,
         lambda r: _cell("num", r.rank) + _player_cell(r, provisional if r.provisional else "")
-        + _cell("num rating-score", floatformat(r.score, 1))
-        + _cell("num", "±" + floatformat(r.sigma, 1)) + _cell("num", floatformat(r.mu, 1))
-        + _cell("num", r.deals) + f"<td>{_esc(date_filter(r.last_played, 'Y-m-d'))}</td>",
+        + _cell("num rating-score", number(r.score))
+        + _cell("num", "±" + number(r.sigma)) + _cell("num", number(r.mu))
+        + _cell("num", r.deals)
+        + f"<td>{r.last_played.isoformat() if r.last_played else ''}</td>",
     )  # fmt: skip
 
 
