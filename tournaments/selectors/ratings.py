@@ -18,6 +18,7 @@ from .visibility import Visibility, common_visibility
 MIN_DEALS = 10  # below this a player is hidden from the ratings page unless asked for
 PROVISIONAL_SIGMA = 3.5  # 「暫定」 while σ is above this (docs/ratings.md)
 CHART_POINTS = 120  # at most this many history rows are read for a chart
+STATE_SHOWN = ("deals", "last_date", "computed_at")  # what the ratings page says of its state
 
 # A deal's place in a club's history: its session's date, then the order deals were recorded.
 ORDER = ("date", "deal_id")
@@ -175,7 +176,10 @@ class RatingsPage:
 
 def ratings_page(*, club, game: str, show_all: bool = False) -> RatingsPage:
     """The club's current ratings, best conservative score first (one row per player)."""
-    state = RatingState.objects.filter(club=club, game=game).select_related("last_deal").first()
+    # At most one row per club and game (ratingstate_unique), of which the page shows three
+    # fields: neither an ordering nor the rest of the row (nor its last deal) to read.
+    found = RatingState.objects.filter(club=club, game=game).only(*STATE_SHOWN)[:1]
+    state = found[0] if found else None
     rows = []
     hidden = 0
     values = (
