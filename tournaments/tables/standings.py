@@ -5,6 +5,7 @@ rank computed by ``tournaments.ranking`` (points, then the documented tiebreaks)
 after the player are the fields ``standings_fields`` shows in the table, in its order.
 """
 
+import copy
 import html
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -23,7 +24,19 @@ from ..i18n import heading
 from ..standings_fields import DAIFUGO, NAPOLEON, TABLE
 
 
-class NumberColumn(tables.Column):
+class Column(tables.Column):
+    """django-tables2's column, copied shallowly for each table. The library copies a table
+    class's columns for every table it makes, deeply (a standings field with its counters'
+    definitions, every attribute dict: most of the cost of making one), so that one table's
+    changes to its columns stay its own. These tables change nothing of a column but what
+    the library sets on it (the accessor it names itself by, hidden or shown), which a
+    shallow copy keeps apart just as well."""
+
+    def __deepcopy__(self, memo):
+        return copy.copy(self)
+
+
+class NumberColumn(Column):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("attrs", {"th": {"class": "num"}, "td": {"class": "num"}})
         kwargs.setdefault("default", "–")
@@ -49,7 +62,7 @@ class FieldColumn(NumberColumn):
 
 class StandingsTable(tables.Table):
     rank = NumberColumn(verbose_name=_("Rank"))
-    name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
+    name = Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
 
     class Meta:
         # The body is written out plainly (cell-by-cell rendering cost ~2 ms a row): each row's
@@ -204,7 +217,7 @@ class RatingsTable(tables.Table):
     game = "napoleon"
 
     rank = NumberColumn(verbose_name=_("Rank"))
-    name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
+    name = Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
     score = NumberColumn(
         verbose_name=_("Rating"),
         attrs={
@@ -230,7 +243,7 @@ class RatingsTable(tables.Table):
         },  # noqa: E501
     )
     deals = NumberColumn(verbose_name=_("Deals"))
-    last_played = tables.Column(verbose_name=_("Last played"))
+    last_played = Column(verbose_name=_("Last played"))
 
     class Meta:
         template_name = "tournaments/public/ratings_table.html"

@@ -1,0 +1,22 @@
+"""The standings and ratings tables (tournaments/tables/standings.py) beyond what the pages'
+own tests read: what one table does to its columns stays its own."""
+
+from tournaments.selectors.ratings import RatingRow
+from tournaments.selectors.standings import StandingRow
+from tournaments.tables.standings import ratings_table, standings_table
+
+
+def test_a_column_hidden_in_one_table_is_shown_in_the_next():
+    rows = [StandingRow(rank=1, player_id=1, name="太郎", deals=3, points=12)]
+    first = standings_table("napoleon", rows, club_slug="c")
+    first.columns.hide("points")
+    assert "points" not in [column.name for column in first.columns.itervisible()]
+    second = standings_table("napoleon", rows, club_slug="c")
+    assert "points" in [column.name for column in second.columns.itervisible()]
+
+
+def test_a_table_names_its_own_columns_without_touching_the_class():
+    rating = RatingRow(1, 1, "太郎", 20.0, 26.0, 2.0, 12, None, False)
+    table = ratings_table([rating], club_slug="c")
+    assert [column.accessor for column in table.columns][:2] == ["rank", "name"]
+    assert type(table).base_columns["rank"].accessor is None
