@@ -168,14 +168,18 @@ def _line_chart(labels: tuple, series: tuple, title: str, width: int = WIDTH) ->
         frame.left + (i * slot if count > 1 else (frame.right - frame.left) / 2)
         for i in range(count)
     ]
+    # Each point's coordinates written once, for its line and its dot (a rating chart has
+    # two lines of up to 120 points, drawn at two widths).
+    xs_text = [_num(x) for x in xs]
     for (name, values), colour in zip(series, LINE_COLOURS, strict=False):
-        points = " ".join(f"{_num(xs[i])},{_num(frame.y(v))}" for i, v in enumerate(values))
+        points = list(zip(xs_text, [_num(frame.y(v)) for v in values], strict=False))
         svg.add(
-            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="1.6" '
+            f'<polyline points="{" ".join(f"{x},{y}" for x, y in points)}" fill="none" '
+            f'stroke="{colour}" stroke-width="1.6" '
             f'stroke-linejoin="round"><title>{escape(name)}</title></polyline>'
         )
-        for i, v in enumerate(values):
-            svg.add(f'<circle cx="{_num(xs[i])}" cy="{_num(frame.y(v))}" r="2.2" fill="{colour}"/>')
+        for x, y in points:
+            svg.add(f'<circle cx="{x}" cy="{y}" r="2.2" fill="{colour}"/>')
     frame.x_labels(svg, labels, xs)
     if len(series) > 1:
         x, y = frame.left, 30 + svg.font / 2
