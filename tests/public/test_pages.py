@@ -1,5 +1,6 @@
 import csv
 import io
+import re
 
 import pytest
 from django.core.cache import cache
@@ -131,6 +132,38 @@ def test_player_page_has_charts_and_bid_record(client, public_club, history):
     assert "2026-10" in html and "2026-11" in html
     stats = shared(response)["stats"]
     assert [(b.label, b.deals, b.wins) for b in stats.by_bid] == [("13", 2, 1)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_player_page_tables_write_each_row(client, public_club, history, language):
+    taro = history["players"][0]
+    response = client.get(url("player_detail", public_club, taro.id), HTTP_ACCEPT_LANGUAGE=language)
+    html = response.content.decode()
+    stats = shared(response)["stats"]
+
+    def rows(after: str) -> list[list[str]]:
+        body = html[html.index("<tbody>", html.index(after)) :]
+        body = body[: body.index("</tbody>")]
+        return [
+            re.findall(r"<td[^>]*>(.*?)</td>", tr) for tr in re.findall(r"<tr>(.*?)</tr>", body)
+        ]
+
+    for anchor, records in (('id="by-bid"', stats.by_bid), ('id="by-trump"', stats.by_trump)):
+        assert rows(anchor) == [
+            [r.label, str(r.deals), str(r.wins), str(r.lost), f"{r.win_rate}%", str(r.points)]
+            for r in records
+        ]
+    assert rows('id="by-month"') == [
+        [m["month"], *("–" if m[k] is None else str(m[k]) for k in
+                       ("napoleon_points", "napoleon_deals", "daifugo_points", "daifugo_deals"))]
+        for m in stats.month_table
+    ]  # fmt: skip
+    assert any(None in m.values() for m in stats.month_table)  # a game not played that month
+    facts = re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", html)
+    assert [value for _dt, value in facts] == [
+        value for game in ("napoleon", "daifugo") for _f, value in stats.facts(game)
+    ]
 
 
 @pytest.mark.django_db

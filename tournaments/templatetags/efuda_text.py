@@ -22,17 +22,23 @@ marked ``lang="ja"`` and followed by its English gloss (``i18n.GLOSSES``): 独�
 ``{% for text in row|cells:fields %}``: a standings row's ``fields`` as the pages write them.
 
 A session page's deal cards: ``efuda_cards`` (``{% deal_cards %}``).
+
+``{{ napoleon|fact_items }}``, ``{{ stats.by_bid|bid_rows }}``, ``{{ stats.month_table|month_rows
+}}``: a player page's figures and tables, their loops written in Python.
 """
 
 import re
 
 from django import template
+from django.conf import settings
+from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 from .. import i18n
 from ..i18n import list_join, term_html
 from ..selectors.sessions import ruleset_label
+from ..standings_fields import PLAYER
 
 register = template.Library()
 
@@ -114,3 +120,56 @@ def heading(field, place: str):
 def cells(row, fields) -> list[str]:
     """A standings row's ``fields`` written as the pages write them (``StandingRow.cells``)."""
     return row.cells(fields)
+
+
+# A player's page shows their figures and their record by bid, by trump and by month: written
+# here in Python, the same markup the page's loops wrote, without a template node per cell
+# (tournaments/selectors/players.py's PlayerStats).
+
+
+def _number_writer():
+    """How ``{{ n }}`` writes a number (``formats.localize``): an int as it is, unless the site
+    groups thousands (``USE_THOUSAND_SEPARATOR``); anything else localized."""
+    if settings.USE_THOUSAND_SEPARATOR:
+        return lambda value: conditional_escape(localize(value))
+    return lambda value: str(value) if type(value) is int else conditional_escape(localize(value))
+
+
+@register.filter
+def fact_items(facts) -> str:
+    """``{{ napoleon|fact_items }}``: each figure of ``PlayerStats.facts`` as a ``<div>`` of
+    its heading (``|heading:"player"``) and its value."""
+    esc = conditional_escape
+    return mark_safe("\n  ".join(  # noqa: S308 - each heading and value escaped
+        f"<div><dt>{esc(i18n.heading(f, PLAYER))}</dt><dd>{esc(value)}</dd></div>"
+        for f, value in facts
+    ))  # fmt: skip
+
+
+@register.filter
+def bid_rows(rows) -> str:
+    """``{{ stats.by_bid|bid_rows }}``: a ``<tr>`` for each bid (or trump) the player made as
+    the Napoleon: played, made, lost, the win rate in per cent and the points."""
+    number = _number_writer()
+    return mark_safe("".join(  # noqa: S308 - each label and number escaped
+        f'<tr><td>{conditional_escape(r.label)}</td><td class="num">{number(r.deals)}</td>'
+        f'<td class="num">{number(r.wins)}</td><td class="num">{number(r.lost)}</td>'
+        f'<td class="num">{number(r.win_rate)}%</td><td class="num">{number(r.points)}</td></tr>'
+        for r in rows
+    ))  # fmt: skip
+
+
+@register.filter
+def month_rows(months) -> str:
+    """``{{ stats.month_table|month_rows }}``: a ``<tr>`` for each month, with each game's
+    points and deals ("–" for a game not played that month)."""
+    number = _number_writer()
+
+    def cell(value) -> str:
+        return f'<td class="num">{"–" if value is None else number(value)}</td>'
+
+    return mark_safe("".join(  # noqa: S308 - each month and number escaped
+        f"<tr><td>{conditional_escape(m['month'])}</td>{cell(m['napoleon_points'])}"
+        f"{cell(m['napoleon_deals'])}{cell(m['daifugo_points'])}{cell(m['daifugo_deals'])}</tr>"
+        for m in months
+    ))  # fmt: skip
