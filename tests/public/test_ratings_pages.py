@@ -98,6 +98,13 @@ def test_each_row_writes_its_numbers_and_day_as_the_filters_do(
 @example(2.675)
 @example(-0.0)
 @example(99.95)
+@example(1e-150)
+@example(9.99e-151)
+@example(1.2345678901234567e-168)
+@example(1e15)
+@example(-999999999999999.9)
+@example(float("nan"))
+@example(float("-inf"))
 def test_one_decimal_writes_what_floatformat_1_writes(value):
     for language in ("ja", "en"):
         with translation.override(language):

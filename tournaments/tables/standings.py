@@ -123,12 +123,6 @@ def _esc(value) -> str:
 
 
 _TENTH = Decimal("0.1")
-_LARGE = Decimal(10**15)
-
-
-def _digits(number: Decimal) -> int:
-    _sign, digits, exponent = number.as_tuple()
-    return len(digits) + abs(exponent)
 
 
 def one_decimal(value: float, separator: str = ".") -> str:
@@ -136,11 +130,11 @@ def one_decimal(value: float, separator: str = ".") -> str:
     form, no minus sign on a zero, the language's decimal ``separator`` (efuda groups no
     thousands: ``USE_THOUSAND_SEPARATOR`` is off). The filter looks the language's formats up
     again for every value; a table looks its separator up once. Numbers no rating comes near
-    (not finite, 10¹⁵ or more, hundreds of digits) are the filter's own to write."""
-    number = Decimal(repr(value))
-    if not number.is_finite() or abs(number) >= _LARGE or _digits(number) > 200:
+    (not finite, 10¹⁵ or more, under 10⁻¹⁵⁰: the filter writes some of those as they are)
+    are the filter's own to write."""
+    if value and not 1e-150 <= abs(value) < 1e15:
         return str(floatformat(value, 1))
-    number = number.quantize(_TENTH, ROUND_HALF_UP)
+    number = Decimal(repr(value)).quantize(_TENTH, ROUND_HALF_UP)
     text = f"{abs(number) if not number else number:f}"
     return text if separator == "." else text.replace(".", separator)
 
