@@ -169,6 +169,9 @@ def standings_view(
         "tournaments/public/standings.html",
         {
             "club": club,
+            # the title and description follow from the address alone
+            "game_label": Game(game).label,
+            "period_label": period.label,
             "shared": SharedParts(request, club, shared, visibility=visibility),
             "share": standings_meta(request, club, game, period, visibility),
         },
