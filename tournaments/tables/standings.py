@@ -139,10 +139,6 @@ def one_decimal(value: float, separator: str = ".") -> str:
     return text if separator == "." else text.replace(".", separator)
 
 
-def _cell(css: str, text) -> str:
-    return f'<td class="{css}">{_esc(text)}</td>'
-
-
 def _player_cell(row, extra: str = "") -> str:
     name = _esc(row.name)
     return f'<td class="player"><a href="{_esc(row.url)}"><bdi>{name}</bdi></a>{extra}</td>'
@@ -194,11 +190,13 @@ def table_html(table, body: str) -> str:
 
 def standings_body(table) -> str:
     fields = table.fields
-    return _body(
-        table,
-        lambda r: _cell("num", r.rank) + _player_cell(r)
-        + "".join(_cell("num", text) for text in r.cells(fields)),
-    )  # fmt: skip
+    escape_text = html.escape  # each field's text is a str (``StandingRow.cells``)
+
+    def row_html(r) -> str:
+        cells = [f'<td class="num">{escape_text(text)}</td>' for text in r.cells(fields)]
+        return f'<td class="num">{r.rank}</td>{_player_cell(r)}{"".join(cells)}'
+
+    return _body(table, row_html)
 
 
 def standings_table(game: str, rows, *, club_slug: str, request=None):
@@ -285,15 +283,18 @@ def ratings_body(table) -> str:
     def number(value: float) -> str:
         return one_decimal(value, separator)
 
-    # The last day as |date:"Y-m-d" writes a date (ISO 8601), empty when there is none.
-    return _body(
-        table,
-        lambda r: _cell("num", r.rank) + _player_cell(r, provisional if r.provisional else "")
-        + _cell("num rating-score", number(r.score))
-        + _cell("num", "±" + number(r.sigma)) + _cell("num", number(r.mu))
-        + _cell("num", r.deals)
-        + f"<td>{r.last_played.isoformat() if r.last_played else ''}</td>",
-    )  # fmt: skip
+    def row_html(r) -> str:
+        # Numbers (the rank and deals are ints) need no escaping; the last day as
+        # |date:"Y-m-d" writes a date (ISO 8601), empty when there is none.
+        day = r.last_played.isoformat() if r.last_played else ""
+        return (
+            f'<td class="num">{r.rank}</td>{_player_cell(r, provisional if r.provisional else "")}'
+            f'<td class="num rating-score">{number(r.score)}</td>'
+            f'<td class="num">±{number(r.sigma)}</td><td class="num">{number(r.mu)}</td>'
+            f'<td class="num">{r.deals}</td><td>{day}</td>'
+        )
+
+    return _body(table, row_html)
 
 
 def ratings_table(rows, *, club_slug: str, request=None, game: str = "napoleon") -> RatingsTable:
