@@ -106,16 +106,33 @@ def _club_query(slug: str, *, role_of: int | None, player_of: int | None):
 _KEPT = ("user_role", "reader_player_id", "reader_claim_name")
 
 
+def answers_kept(plain, key: str, read_full, names: tuple[str, ...], *, version_of):
+    """``plain`` (a row read without the reader's answers, naming the club's data version)
+    with the reader's answers ``names`` set on it from the cache under ``key``, which names
+    that version; or, on a miss, the row ``read_full()`` reads with the answers (one query,
+    one snapshot; None when there is none), its answers kept under ``key`` only if
+    ``version_of`` it is still ``version_of(plain)``. Compiling the answers' subqueries costs
+    more CPU than running them, hence the keeping; every write that changes an answer
+    (a membership, a player's account, a claim, a tournament's staff) moves the club's version
+    in its transaction (services/cache.py), so a kept answer is never one the club has changed
+    since. A cache that is down is a miss. Reads only: a write reads its answers afresh."""
+    kept = cache.get(key)
+    if kept is None:
+        full = read_full()
+        if full is not None and version_of(full) == version_of(plain):
+            kept = tuple(getattr(full, name, None) for name in names)
+            cache.set(key, kept, settings.EFUDA_PAGE_CACHE_SECONDS)
+        return full
+    for name, value in zip(names, kept, strict=True):
+        setattr(plain, name, value)
+    return plain
+
+
 def _club_with_reader(request, slug: str, *, role_of: int | None, player_of: int | None) -> Club:
-    """``_club_query``'s club, 404 if none. Compiling its subqueries costs more CPU than running
-    them, so on a read (GET, HEAD) with the cache on, what they answer for this reader is kept
-    per club data version: the club's own row (one plain query) names the version, and the
-    reader's role, player and claim come from the cache when an earlier read of the same
-    version kept them. Every write that changes a membership, a player's account or a claim
-    moves the version in its transaction (services/cache.py), so a kept answer is never one
-    the club has changed since; on a miss the one query reads the club with the reader's
-    answer (one snapshot) and keeps it only if the version is still the one the key names.
-    A write (POST) always reads the role afresh, in the one query."""
+    """``_club_query``'s club, 404 if none. On a read (GET, HEAD) with the cache on, the
+    club's own row (one plain query) names its data version and the reader's role, player and
+    claim come from ``answers_kept``; a write (POST) always reads the role afresh, in the one
+    query."""
     if (
         (role_of is None and player_of is None)
         or request.method not in ("GET", "HEAD")
@@ -124,16 +141,16 @@ def _club_with_reader(request, slug: str, *, role_of: int | None, player_of: int
         return get_object_or_404(_club_query(slug, role_of=role_of, player_of=player_of))
     club = get_object_or_404(Club.objects.filter(slug=slug))
     key = f"efuda:reader:{club.pk}:{club.data_version}:{role_of}:{player_of}"
-    kept = cache.get(key)
-    if kept is None:
-        full = get_object_or_404(_club_query(slug, role_of=role_of, player_of=player_of))
-        if full.data_version == club.data_version:
-            kept = tuple(getattr(full, name, None) for name in _KEPT)
-            cache.set(key, kept, settings.EFUDA_PAGE_CACHE_SECONDS)
-        return full
-    for name, value in zip(_KEPT, kept, strict=True):
-        setattr(club, name, value)
-    return club
+    full = answers_kept(
+        club,
+        key,
+        lambda: _club_query(slug, role_of=role_of, player_of=player_of).first(),
+        _KEPT,
+        version_of=lambda row: row.data_version,
+    )
+    if full is None:  # the club went between the two reads
+        raise Http404
+    return full
 
 
 def club_for_request(

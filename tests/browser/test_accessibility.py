@@ -12,8 +12,8 @@ import json
 import os
 
 import pytest
-from django.test import Client
 
+from tests.browser.helpers import signed_in
 from tests.browser.page_states import STATES, WHO_ORDER, build_world
 from tests.browser.scorekeeper import AXE
 
@@ -38,10 +38,7 @@ def _context(browser, live_server, user, locale):
         viewport={"width": WIDTHS[0], "height": HEIGHT}, locale=locale, has_touch=True
     )
     if user is not None:
-        client = Client()
-        client.force_login(user)
-        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                              "url": live_server.url}])  # fmt: skip
+        signed_in(context, live_server.url, user)
     context.add_init_script(path=str(AXE))
     page = context.new_page()
     page.set_default_timeout(20000)

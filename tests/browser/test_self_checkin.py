@@ -2,32 +2,20 @@
 typed on their own page, first with the network cut (nothing is recorded), then again with it
 back (checked in once); their seat after the draw; no page is wider than the phone."""
 
-import os
-
 import pytest
-from django.test import Client
 
 from tests import factories
+from tests.browser.helpers import shot, signed_in
 from tournaments.selectors.events.registration import desk_code
 from tournaments.services import events as svc
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = os.environ.get("EFUDA_SHOTS")  # a folder: screenshots of each step, for a look
 WIDER_THAN_PHONE = "() => document.documentElement.scrollWidth > window.innerWidth + 1"
 
 
-def shot(page, name):
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
-
-
 def log_in(page, base, user):
-    client = Client()
-    client.force_login(user)
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
+    signed_in(page.context, base, user)
 
 
 def network(page, cdp, *, offline: bool):

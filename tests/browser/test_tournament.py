@@ -3,9 +3,9 @@
 import datetime
 
 import pytest
-from django.test import Client
 
 from tests import factories
+from tests.browser.helpers import signed_in
 from tournaments.services import events as svc
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -110,12 +110,8 @@ def test_two_tables_record_at_once_and_standings_update(browser, live_server):
     # The staff page fits a phone too (logged in through a test client's session cookie).
     staff = factories.UserFactory(username="ev-staff")
     factories.MembershipFactory(club=club, user=staff, role="scorekeeper")
-    client = Client()
-    client.force_login(staff)
     ctx, page = phone_context(browser)
-    ctx.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
+    signed_in(ctx, live_server.url, staff)
     for path in (f"/t/{t.pk}/manage/", f"/t/{t.pk}/", f"/t/{t.pk}/table/{tables[1].pk}/"):
         page.goto(live_server.url + path)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, path

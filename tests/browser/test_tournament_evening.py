@@ -5,12 +5,11 @@ waiting, seating cards opened too early and too late, the finished tournament. T
 is checked after each step."""
 
 import datetime
-import os
 
 import pytest
-from django.test import Client
 
 from tests import factories
+from tests.browser.helpers import shot, signed_in
 from tests.browser.test_tournament import fill_napoleon, phone_context
 from tournaments.models import (
     ConfirmationState,
@@ -25,25 +24,11 @@ from tournaments.services import events as svc
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-SHOTS = os.environ.get("EFUDA_SHOTS")  # a folder: screenshots of each step, for a look
-
-
-def shot(page, name):
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
-
 
 def laptop(browser, live_server, user):
-    client = Client()
-    client.force_login(user)
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
-    context.add_cookies(
-        [
-            {"name": "sessionid", "value": client.cookies["sessionid"].value,
-             "url": live_server.url},
-            {"name": "django_language", "value": "en", "url": live_server.url},
-        ]
-    )  # fmt: skip
+    signed_in(context, live_server.url, user)
+    context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
     page = context.new_page()
     page.set_default_timeout(15000)
     return context, page

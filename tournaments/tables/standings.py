@@ -105,13 +105,19 @@ DaifugoStandingsTable = _game_table(
 )
 
 
-_SENTINEL = 987654321
+_SENTINEL = 987654321  # an id no row reaches: its place in a reversed address
+
+
+def address_around_id(name: str, club_slug: str) -> tuple[str, str]:
+    """The address ``name`` of a club's object reversed once, cut where the object's id goes:
+    ``before + str(id) + after`` is its address, without a ``reverse`` per row."""
+    before, after = reverse(name, args=[club_slug, _SENTINEL]).split(str(_SENTINEL))
+    return before, after
 
 
 def player_urls(club_slug: str, rows) -> None:
-    """Each row's ``url``, its player's page: the address reversed once for the club and the
-    player's id put in its place, not a reverse per row."""
-    before, after = reverse("player_detail", args=[club_slug, _SENTINEL]).split(str(_SENTINEL))
+    """Each row's ``url``, its player's page (``address_around_id``)."""
+    before, after = address_around_id("player_detail", club_slug)
     for row in rows:
         row.url = f"{before}{row.player_id}{after}"
 

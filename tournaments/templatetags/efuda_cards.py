@@ -11,17 +11,16 @@ deal's id put in place.
 
 from django import template
 from django.template.defaulttags import CsrfTokenNode
-from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from ..i18n import term_html
+from ..tables.standings import address_around_id
 from .efuda_text import suits
 
 register = template.Library()
 
-_SENTINEL = 987654321  # a deal id no club reaches: its place in a reversed address
 _ACTIONS = ("deal_edit", "deal_delete", "deal_restore", "deal_history")
 
 
@@ -64,11 +63,7 @@ def _total_chips(totals_after) -> str:
 
 def _addresses(club_slug: str) -> dict[str, tuple[str, str]]:
     """Each action's address around the deal's id, reversed once."""
-    found = {}
-    for name in _ACTIONS:
-        before, after = reverse(name, args=[club_slug, _SENTINEL]).split(str(_SENTINEL))
-        found[name] = (before, after)
-    return found
+    return {name: address_around_id(name, club_slug) for name in _ACTIONS}
 
 
 def _summary(d) -> str:

@@ -7,12 +7,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Exists, OuterRef
 from django.http import Http404
 
 from ...models import Membership, PinAttempt, Role, Tournament, TournamentEntry
-from ...permissions import has_role, reader_role
+from ...permissions import answers_kept, has_role, reader_role
 from ...reader import Reader
 from .rounds import tournament_state
 
@@ -57,30 +56,21 @@ def _tournament_query(tournament_id: int, *, reader_id: int | None):
 
 def _with_reader_kept(tournament_id: int, *, reader_id: int) -> Tournament | None:
     """``_tournament_query``'s tournament for a read, as ``permissions._club_with_reader``
-    reads a club: compiling the annotated query costs more CPU than running it, so the
-    reader's answer (role, extra staff) is kept per club data version. The tournament's own
-    row with its club (one plain query) names the club and its version, and the answer comes
-    from the cache when an earlier read of the same version kept it. Every write that changes
-    a membership or the tournament's extra staff moves the club's version in its transaction
-    (services/cache.py), and a tournament moved to another club is read under that club's
-    key, so a kept answer is never one the club has changed since. On a miss the annotated
-    query reads the tournament with the answer (one snapshot) and keeps it only if its club
-    and version are still the ones the key names. A cache that is down is a miss."""
+    reads a club: the tournament's own row with its club (one plain query) names the club and
+    its version, and the reader's role and extra-staff answer come from
+    ``permissions.answers_kept``. A tournament moved to another club is read under that club's
+    key."""
     tournament = _tournament_query(tournament_id, reader_id=None).first()
     if tournament is None:
         return None
     club = tournament.club
-    key = f"efuda:treader:{club.pk}:{club.data_version}:{tournament.pk}:{reader_id}"
-    kept = cache.get(key)
-    if kept is None:
-        full = _tournament_query(tournament_id, reader_id=reader_id).first()
-        same = full is not None and full.club_id == club.pk
-        if same and full.club.data_version == club.data_version:
-            kept = (full.reader_role, full.reader_extra_staff)
-            cache.set(key, kept, settings.EFUDA_PAGE_CACHE_SECONDS)
-        return full
-    tournament.reader_role, tournament.reader_extra_staff = kept
-    return tournament
+    return answers_kept(
+        tournament,
+        f"efuda:treader:{club.pk}:{club.data_version}:{tournament.pk}:{reader_id}",
+        lambda: _tournament_query(tournament_id, reader_id=reader_id).first(),
+        ("reader_role", "reader_extra_staff"),
+        version_of=lambda row: (row.club_id, row.club.data_version),
+    )
 
 
 def is_staff(reader, tournament: Tournament) -> bool:
