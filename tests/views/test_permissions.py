@@ -246,3 +246,32 @@ def test_a_write_reads_the_readers_answers_afresh_and_keeps_none(club, players, 
     for _ in range(2):
         with pytest.raises(Http404):
             club_for_request(_request(member), club.slug, with_player=True)
+
+
+@pytest.mark.django_db
+def test_answers_read_after_the_version_moved_are_not_kept_under_the_older_version(
+    club, users, monkeypatch
+):
+    """The club's row names version v; a change commits before the reader's answers are read
+    (they are the change's, version v + 1): they answer this request and are not kept under
+    v, whose readers read the club before that change (``answers_kept``)."""
+    from django.core.cache import cache
+
+    from tournaments import permissions
+    from tournaments.models import Club
+
+    member, owner = users["member"], users["owner"]
+    membership = Membership.objects.get(club=club, user=member)
+    version = Club.objects.get(pk=club.pk).data_version
+    plain_query = permissions._club_query
+
+    def change_between(*args, **kwargs):
+        member_remove(membership=membership, by=owner)  # commits; the version moves
+        monkeypatch.setattr(permissions, "_club_query", plain_query)
+        return plain_query(*args, **kwargs)
+
+    monkeypatch.setattr(permissions, "_club_query", change_between)
+    with pytest.raises(Http404):  # already read after the removal: a private club, hidden
+        club_for_request(_request(member), club.slug, with_player=True)
+    assert Club.objects.get(pk=club.pk).data_version > version
+    assert cache.get(f"efuda:reader:{club.pk}:{version}:{member.pk}:{member.pk}") is None
