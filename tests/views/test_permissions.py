@@ -275,3 +275,18 @@ def test_answers_read_after_the_version_moved_are_not_kept_under_the_older_versi
         club_for_request(_request(member), club.slug, with_player=True)
     assert Club.objects.get(pk=club.pk).data_version > version
     assert cache.get(f"efuda:reader:{club.pk}:{version}:{member.pk}:{member.pk}") is None
+
+
+@pytest.mark.django_db
+def test_a_row_gone_between_the_two_reads_is_none_and_nothing_is_kept(club):
+    """The club (or the tournament) went between its plain row and the read with the answers:
+    ``answers_kept`` says None (the caller's 404) and keeps nothing."""
+    from django.core.cache import cache
+
+    from tournaments.permissions import answers_kept
+
+    key = f"efuda:test-gone:{club.pk}"
+    found = answers_kept(
+        club, key, lambda: None, ("user_role",), version_of=lambda row: row.data_version
+    )
+    assert found is None and cache.get(key) is None
