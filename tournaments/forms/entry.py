@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 
 from django import forms
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import EfudaError
@@ -114,7 +115,8 @@ class EntryBase(forms.Form):
 
     ``session`` gives the rules (bid range, jokers, forbidden finishes) and the players to
     offer; a tournament table passes its drawn ``roster`` (only those players, none added).
-    Choices are built here from the posted (or initial) state, never in the view.
+    Choices are built here from the posted (or initial) state, never in the view, when the
+    form is about to be shown (``show``): parsing a post needs none of them.
     """
 
     client_id = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -132,10 +134,30 @@ class EntryBase(forms.Form):
         self.show_summary = False
         if not self.is_bound and not self.initial.get("client_id"):
             self.initial["client_id"] = str(uuid.uuid4())
-        self.players = entry_players(
-            session=session, roster=self.roster, extra=self.ids(self.player_field)
+        self.shown = False
+
+    @cached_property
+    def players(self) -> list:
+        """The players the form offers (read when first asked: a save that succeeds never
+        asks, as nothing is shown)."""
+        return entry_players(
+            session=self.session, roster=self.roster, extra=self.ids(self.player_field)
         )
-        self.names = {str(p.id): p.name for p in self.players}
+
+    @cached_property
+    def names(self) -> dict[str, str]:
+        return {str(p.id): p.name for p in self.players}
+
+    def show(self):
+        """Build what only the form's markup needs (its buttons' choices, the steppers),
+        once, before it is rendered (``views.entry.entry_context``); returns the form."""
+        if not self.shown:
+            self.shown = True
+            self.build_choices()
+        return self
+
+    def build_choices(self) -> None:
+        """The game's choices; each form writes its own."""
 
     @property
     def can_add_player(self) -> bool:
@@ -199,17 +221,7 @@ class NapoleonDealForm(EntryBase):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        rules_ = self.ruleset
-        seats = self.ids("seats")
-        seated = [i for i in seats if str(i) in self.names]
-        count = len(seated)
-        if count in rules_.bids:
-            low, high = rules_.bids[count]
-        else:
-            low = min(lo for lo, _hi in rules_.bids.values())
-            high = max(hi for _lo, hi in rules_.bids.values())
-        self.widow = rules_.widow.get(count)
-        self.show_last_trick = rules_.discard_policy == "last_trick"
+        self.show_last_trick = self.ruleset.discard_policy == "last_trick"
         # Asked only when at least one honour was discarded (docs/rules.md); the scoring core
         # then refuses a deal without it (no default). Shown or hidden again as the count
         # changes (static/js/entry-taps.js, syncAsked).
@@ -220,6 +232,18 @@ class NapoleonDealForm(EntryBase):
             and discarded.isdigit()
             and int(discarded) > 0
         )
+
+    def build_choices(self) -> None:
+        rules_ = self.ruleset
+        seats = self.ids("seats")
+        seated = [i for i in seats if str(i) in self.names]
+        count = len(seated)
+        if count in rules_.bids:
+            low, high = rules_.bids[count]
+        else:
+            low = min(lo for lo, _hi in rules_.bids.values())
+            high = max(hi for _lo, hi in rules_.bids.values())
+        self.widow = rules_.widow.get(count)
         # Seats: every offered player in a fixed order, the chosen ones numbered.
         self.fields["seats"].choices = self._player_choices(p.id for p in self.players)
         widget = self.fields["seats"].widget
@@ -321,8 +345,7 @@ class DaifugoRoundForm(EntryBase):
     forbidden = TapMultipleField(required=False, label=_("Went out on a forbidden card"))
     player_field = "players"
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def build_choices(self) -> None:
         if self.roster is not None:
             table = [p.id for p in self.players]
         else:

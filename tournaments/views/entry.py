@@ -102,7 +102,7 @@ def _handle(request, form, *, deal: Deal | None = None, live=False):
     if action == "save":
         try:
             if deal is None:
-                if similar_to(request, form, session, data, form.names):
+                if similar_to(request, form, session, data):
                     return form, None, None
                 saved = deal_record(
                     session=session,
@@ -130,11 +130,12 @@ def _handle(request, form, *, deal: Deal | None = None, live=False):
     return form, row, None
 
 
-def similar_to(request, form, session, data: dict, names: dict) -> bool:
+def similar_to(request, form, session, data: dict, names: dict | None = None) -> bool:
     """An outbox item sent again after a refusal (``X-Efuda-Since``): when the session got a
     deal with the same content since the item was made, keep it on ``form.similar`` (with the
-    item's own points) for the reply, and record nothing. A repeat of an id already recorded
-    is not asked about (it is answered "already recorded")."""
+    item's own points, players named by ``names``, else the form's) for the reply, and record
+    nothing. A repeat of an id already recorded is not asked about (it is answered "already
+    recorded")."""
     since = since_of(request) if is_outbox(request) else None
     if since is None:
         return False
@@ -148,6 +149,7 @@ def similar_to(request, form, session, data: dict, names: dict) -> bool:
     found = similar_deals(session=session, data=data, since=since, client_id=client_id)
     if not found:
         return False
+    names = form.names if names is None else names
     mine = points_line(outcome_dict(session.game, result), names)
     form.similar = ([similar_summary(d, names) for d in found], mine)
     return True
@@ -247,11 +249,12 @@ def entry_context(
     roster: list[int] | None = None,
 ) -> dict:
     """What the entry form partials need. Club sessions and tournament tables both use it;
-    the form knows its choices (a tournament table's form was built with its ``roster``)."""
+    the form knows its choices (a tournament table's form was built with its ``roster``) and
+    builds them here, where it is about to be shown (a save that succeeds never does)."""
     napoleon = session.game == Game.NAPOLEON
     return {
         "session": session,
-        "form": form,
+        "form": form.show(),
         "ruleset": form.ruleset,
         "preview": row,
         "pending": form.pending,
