@@ -310,6 +310,62 @@ def upsert_add_once(
             cursor.execute(sql, [value for row in rows for value in row])
 
 
+def insert_once(model: type[models.Model], fields: Sequence[str], rows: Sequence[tuple]) -> None:
+    """Insert the few rows of one deal (its players' rating history) in one ``INSERT`` of
+    several ``VALUES`` rows, built here rather than by the ORM (which took longer to build it
+    than the database to run it). ``fields`` name every column written (``attname``s); values
+    are Python values, dates adapted here."""
+    if rows:
+        columns, adapt = _columns(model, fields)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {_table(model)} ({columns}) VALUES {_marks(fields, len(rows))}",  # noqa: S608
+                [adapt(i, value) for row in rows for i, value in enumerate(row)],
+            )
+
+
+def upsert_set_once(
+    model: type[models.Model], *, keys: Sequence[str], fields: Sequence[str], rows: Sequence[tuple]
+) -> None:
+    """``insert_once``, and where a row with the same ``keys`` (the first ``fields``, a unique
+    constraint's) exists, its other columns set to the new row's (``INSERT … ON CONFLICT …
+    DO UPDATE SET c = excluded.c``): the players' ratings after one deal."""
+    if rows:
+        columns, adapt = _columns(model, fields)
+        quote = connection.ops.quote_name
+        names = [model._meta.get_field(name).column for name in fields]
+        conflict = ", ".join(quote(c) for c in names[: len(keys)])
+        update = ", ".join(f"{quote(c)} = excluded.{quote(c)}" for c in names[len(keys) :])
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {_table(model)} ({columns}) VALUES {_marks(fields, len(rows))} "  # noqa: S608
+                f"ON CONFLICT ({conflict}) DO UPDATE SET {update}",
+                [adapt(i, value) for row in rows for i, value in enumerate(row)],
+            )
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _marks(fields, rows: int) -> str:
+    return ", ".join([f"({', '.join(['%s'] * len(fields))})"] * rows)
+
+
+def _columns(model, fields) -> tuple[str, Callable]:
+    """The quoted columns of ``fields`` and ``adapt(index, value)``: the value as a database
+    parameter (dates as the backend stores them)."""
+    found = [model._meta.get_field(name) for name in fields]
+    convert = {i: _converter(f, connection) for i, f in enumerate(found)}
+    convert = {i: c for i, c in convert.items() if c is not None}
+
+    def adapt(index, value):
+        fn = convert.get(index)
+        return value if fn is None or value is None else fn(value)
+
+    return ", ".join(connection.ops.quote_name(f.column) for f in found), adapt
+
+
 def _upsert_sql(model, keys, fixed, counters, *, rows: int = 1) -> str:
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)

@@ -271,8 +271,10 @@ def entry_context(
 
 def _session(request, club_slug, pk, game) -> GameSession:
     club = club_for_request(request, club_slug, role=Role.SCOREKEEPER)
-    return get_object_or_404(GameSession.objects.select_related("club", "ruleset"),
-                             club=club, pk=pk, game=game)  # fmt: skip
+    session = get_object_or_404(GameSession.objects.select_related("ruleset"),
+                                club=club, pk=pk, game=game)  # fmt: skip
+    session.club = club  # the row just read, not read again with the session
+    return session
 
 
 def _hand_over(request, session, deal: Deal | None = None):
