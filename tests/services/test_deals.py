@@ -284,22 +284,22 @@ def test_a_round_whose_daifugo_did_not_change_is_left_alone(daifugo_session, pla
 def test_a_twin_committed_after_the_check_is_returned_not_recorded_again(
     napoleon_session, players, monkeypatch
 ):
-    """The race path without threads: the first look finds nothing (the twin had not
-    committed yet), the insert meets the unique id, and the twin's deal is returned."""
+    """The race path without threads: the first look (read with the session's lock) finds
+    nothing (the twin had not committed yet), the insert meets the unique id, and the twin's
+    deal is returned."""
     from tournaments.services import deals as deals_module
 
     tap = uuid.uuid4()
     first = deal_record(session=napoleon_session, data=napoleon_data(players), client_id=tap)
-    real = deals_module.deal_recorded
     calls = []
 
-    def first_look_misses(**kwargs):
-        calls.append(kwargs)
-        return None if len(calls) == 1 else real(**kwargs)
+    def first_look_misses(client_id):
+        calls.append(client_id)
+        return {}  # the locked read asks nothing about the id: it finds no deal
 
-    monkeypatch.setattr(deals_module, "deal_recorded", first_look_misses)
+    monkeypatch.setattr(deals_module, "_recorded_in", first_look_misses)
     again = deal_record(session=napoleon_session, data=napoleon_data(players), client_id=tap)
-    assert again.pk == first.pk and again.already_recorded and len(calls) == 2
+    assert again.pk == first.pk and again.already_recorded and calls == [tap]
     assert Deal.objects.count() == 1 and ScoreLine.objects.count() == 5
 
 
@@ -315,14 +315,7 @@ def test_a_twin_in_another_session_after_the_check_is_refused(
     )  # fmt: skip
     tap = uuid.uuid4()
     deal_record(session=napoleon_session, data=napoleon_data(players), client_id=tap)
-    real = deals_module.deal_recorded
-    calls = []
-
-    def first_look_misses(**kwargs):
-        calls.append(kwargs)
-        return None if len(calls) == 1 else real(**kwargs)
-
-    monkeypatch.setattr(deals_module, "deal_recorded", first_look_misses)
+    monkeypatch.setattr(deals_module, "_recorded_in", lambda client_id: {})  # the look misses
     with pytest.raises(EfudaError) as info:
         deal_record(session=other, data=napoleon_data(players), client_id=tap)
     assert info.value.code == "client_id_other_session"

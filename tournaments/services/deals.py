@@ -7,7 +7,7 @@ failure at any point leaves nothing half-written.
 import uuid
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Exists, Max, OuterRef, Subquery
 from django.utils import timezone
 
 from ..deal_data import reason_code
@@ -174,9 +174,6 @@ def deal_record(
     web request waits for a large import's write only briefly: ``busy.bounded_wait``.)
     ``late``: a tournament table's deal the staff count after its round was finished."""
     client_id = client_id_parse(client_id)
-    existing = deal_recorded(session=session, client_id=client_id)
-    if existing is not None:
-        return existing
     try:
         deal = _deal_record(session=session, data=data, user=user, client_id=client_id, late=late)
     except IntegrityError:
@@ -198,15 +195,19 @@ def _deal_record(
     # FOR NO KEY UPDATE (here and below): the club's row is locked too, but not against the
     # key-share locks that an import's inserts take on it (foreign keys), so a deal does not
     # wait for a large import's write transaction (docs/performance.md, "Imports").
+    # With it, the session of the deal already recorded under ``client_id`` (a repeat), if any.
     session = (
         GameSession.objects.select_for_update(no_key=True)
         .select_related("club")
         .annotate(
             at_table=Exists(TournamentTable.objects.filter(session=OuterRef("pk"))),
             hooked=Exists(Webhook.objects.filter(club_id=OuterRef("club_id"))),  # no query more
+            **_recorded_in(client_id),
         )
         .get(pk=session.pk)
     )
+    if getattr(session, "recorded_in", None) is not None:
+        return _repeat(session, client_id)
     locked = _players_checked_and_locked(session, data)
     if session.at_table:  # read with the lock: a club's own session needs no further query
         table_deal_check(session=session, data=data, late=late)
@@ -233,6 +234,25 @@ def _deal_record(
     webhooks_session_changed(session=session, hooked=session.hooked)
     deal.already_recorded = False
     return deal
+
+
+def _recorded_in(client_id: uuid.UUID | None) -> dict:
+    """The annotation naming the session of the deal recorded under ``client_id``, read with
+    the session's lock instead of in a query of its own (none without an id)."""
+    if client_id is None:
+        return {}
+    recorded = Deal.objects.filter(client_id=client_id).values("session_id")[:1]
+    return {"recorded_in": Subquery(recorded)}
+
+
+def _repeat(session: GameSession, client_id: uuid.UUID) -> Deal:
+    """A repeat of a deal recorded under ``client_id`` (``deal_recorded``: that deal, or the
+    refusal naming another session), found by the locked read: nothing is written."""
+    if session.recorded_in != session.pk:
+        raise fail("client_id", "client_id_other_session")
+    existing = Deal.objects.get(client_id=client_id)  # in this session, which we hold locked
+    existing.already_recorded = True
+    return existing
 
 
 def _summary(deal: Deal) -> str:
