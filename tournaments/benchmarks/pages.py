@@ -8,6 +8,7 @@ import statistics
 import time
 import uuid
 from collections import defaultdict
+from urllib.parse import urlencode
 
 from django.apps import apps
 from django.core.cache import cache
@@ -184,6 +185,9 @@ def summary(prepared, timings: dict, queries: dict) -> list[dict]:
     return rows
 
 
+FORM = "application/x-www-form-urlencoded"
+
+
 def _record_post(urls: dict, i: int) -> dict:
     seats = urls["seats"]
     return {
@@ -213,7 +217,10 @@ def _measure(client: Client, step: str, urls: dict, runs: int):
         with CaptureQueriesContext(connection) as ctx:
             start, cpu = time.perf_counter(), time.process_time()
             if step == "record_deal":
-                response = client.post(urls["record_url"], _record_post(urls, i))
+                # Urlencoded, as a phone posts it (the form itself, or the outbox's
+                # URLSearchParams), not the test client's default multipart body.
+                body = urlencode(_record_post(urls, i), doseq=True)
+                response = client.post(urls["record_url"], body, content_type=FORM)
                 ok = response.status_code == 302
             else:
                 page = ANONYMOUS_STEPS.get(step) or MEMBER_STEPS.get(step) or step
