@@ -107,12 +107,12 @@ def _request(user):
 
 def _club_read(club, user):
     """The reader's answers as a GET reads them: the first read of a club version asks the
-    club's row, then the club with the reader's role, player and claim (one query); a second
-    read of the same version asks the club's row only and takes the rest as kept."""
+    club's row, then the reader's role, player and claim (a plain query each); a second read of
+    the same version asks the club's row only and takes the rest as kept."""
     request = _request(user)
     with CaptureQueriesContext(connection) as queries:
         found = club_for_request(request, club.slug, role=Role.MEMBER, with_player=True)
-    assert found == club and len(queries.captured_queries) == 2
+    assert found == club and len(queries.captured_queries) == 4
     again = _request(user)
     with CaptureQueriesContext(connection) as queries:
         club_for_request(again, club.slug, role=Role.MEMBER, with_player=True)
@@ -249,12 +249,13 @@ def test_a_write_reads_the_readers_answers_afresh_and_keeps_none(club, players, 
 
 
 @pytest.mark.django_db
-def test_answers_read_after_the_version_moved_are_not_kept_under_the_older_version(
+def test_answers_read_after_the_version_moved_are_kept_under_the_older_version_as_the_change_left_them(
     club, users, monkeypatch
 ):
     """The club's row names version v; a change commits before the reader's answers are read
-    (they are the change's, version v + 1): they answer this request and are not kept under
-    v, whose readers read the club before that change (``answers_kept``)."""
+    (they are the change's, version v + 1): they answer this request, and what is kept under v
+    is the change's answer, never the one before it: a reader who read the club at v before
+    the change and takes the kept answer is refused as well (``answers_kept``)."""
     from django.core.cache import cache
 
     from tournaments import permissions
@@ -263,30 +264,25 @@ def test_answers_read_after_the_version_moved_are_not_kept_under_the_older_versi
     member, owner = users["member"], users["owner"]
     membership = Membership.objects.get(club=club, user=member)
     version = Club.objects.get(pk=club.pk).data_version
-    plain_query = permissions._club_query
+    answers = permissions._reader_answers
 
     def change_between(*args, **kwargs):
         member_remove(membership=membership, by=owner)  # commits; the version moves
-        monkeypatch.setattr(permissions, "_club_query", plain_query)
-        return plain_query(*args, **kwargs)
+        return answers(*args, **kwargs)
 
-    monkeypatch.setattr(permissions, "_club_query", change_between)
-    with pytest.raises(Http404):  # already read after the removal: a private club, hidden
+    monkeypatch.setattr(permissions, "_reader_answers", change_between)
+    with pytest.raises(Http404):  # read after the removal: a private club, hidden
         club_for_request(_request(member), club.slug, with_player=True)
     assert Club.objects.get(pk=club.pk).data_version > version
-    assert cache.get(f"efuda:reader:{club.pk}:{version}:{member.pk}:{member.pk}") is None
+    key = f"efuda:reader:{club.pk}:{version}:{member.pk}:{member.pk}"
+    assert cache.get(key) == (None, None, None)
+    monkeypatch.setattr(permissions, "_reader_answers", answers)
+    late = _request(member)  # read the club at v before the change: takes the kept answer
+    stale = Club.objects.get(pk=club.pk)
+    stale.data_version = version
+    monkeypatch.setattr(permissions, "get_object_or_404", lambda qs: stale)
+    with pytest.raises(Http404):
+        club_for_request(late, club.slug, with_player=True)
+    assert late.reader.roles == {club.pk: None}
 
 
-@pytest.mark.django_db
-def test_a_row_gone_between_the_two_reads_is_none_and_nothing_is_kept(club):
-    """The club (or the tournament) went between its plain row and the read with the answers:
-    ``answers_kept`` says None (the caller's 404) and keeps nothing."""
-    from django.core.cache import cache
-
-    from tournaments.permissions import answers_kept
-
-    key = f"efuda:test-gone:{club.pk}"
-    found = answers_kept(
-        club, key, lambda: None, ("user_role",), version_of=lambda row: row.data_version
-    )
-    assert found is None and cache.get(key) is None

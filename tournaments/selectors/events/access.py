@@ -58,8 +58,8 @@ def _with_reader_kept(tournament_id: int, *, reader_id: int) -> Tournament | Non
     """``_tournament_query``'s tournament for a read, as ``permissions._club_with_reader``
     reads a club: the tournament's own row with its club (one plain query) names the club and
     its version, and the reader's role and extra-staff answer come from
-    ``permissions.answers_kept``. A tournament moved to another club is read under that club's
-    key."""
+    ``permissions.answers_kept`` (on a miss, each from a plain query). A tournament moved to
+    another club is read under that club's key."""
     tournament = _tournament_query(tournament_id, reader_id=None).first()
     if tournament is None:
         return None
@@ -67,10 +67,23 @@ def _with_reader_kept(tournament_id: int, *, reader_id: int) -> Tournament | Non
     return answers_kept(
         tournament,
         f"efuda:treader:{club.pk}:{club.data_version}:{tournament.pk}:{reader_id}",
-        lambda: _tournament_query(tournament_id, reader_id=reader_id).first(),
+        lambda: _reader_answers(tournament, reader_id=reader_id),
         ("reader_role", "reader_extra_staff"),
-        version_of=lambda row: (row.club_id, row.club.data_version),
     )
+
+
+def _reader_answers(tournament: Tournament, *, reader_id: int) -> tuple[str | None, bool]:
+    """What ``_tournament_query`` annotates for ``reader_id``, each read by a plain query."""
+    role = (
+        Membership.objects.filter(club_id=tournament.club_id, user_id=reader_id)
+        .order_by("pk")
+        .values_list("role", flat=True)
+        .first()
+    )
+    staff = Tournament.extra_staff.through.objects.filter(
+        tournament_id=tournament.pk, user_id=reader_id
+    ).exists()
+    return role, staff
 
 
 def is_staff(reader, tournament: Tournament) -> bool:
