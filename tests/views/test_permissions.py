@@ -249,7 +249,7 @@ def test_a_write_reads_the_readers_answers_afresh_and_keeps_none(club, players, 
 
 
 @pytest.mark.django_db
-def test_answers_read_after_the_version_moved_are_kept_under_the_older_version_as_the_change_left_them(
+def test_answers_read_after_the_version_moved_are_kept_as_the_change_left_them(
     club, users, monkeypatch
 ):
     """The club's row names version v; a change commits before the reader's answers are read
