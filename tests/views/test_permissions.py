@@ -284,5 +284,3 @@ def test_answers_read_after_the_version_moved_are_kept_as_the_change_left_them(
     with pytest.raises(Http404):
         club_for_request(late, club.slug, with_player=True)
     assert late.reader.roles == {club.pk: None}
-
-
