@@ -30,7 +30,7 @@ ROLE_LABELS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SeatPoints:
     """One player's part in one deal."""
 
@@ -45,7 +45,7 @@ class SeatPoints:
     forbidden: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class DealRow:
     id: int
     seq: int
@@ -131,26 +131,39 @@ def player_names(*, club: Club | int, ids) -> dict[str, str]:
     }
 
 
-def _deal_player_ids(deal: Deal) -> list[str]:
+# What a deal's row is built from: read as values, not as ``Deal`` models (a model per deal,
+# with the twenty fields a row does not show, cost more than the row built from it).
+ROW_FIELDS = ("id", "seq", "game", "version", "is_deleted", "redeal", "data", "outcome")
+
+
+def _deal_player_ids(deal) -> list[str]:
     data = deal.data or {}
     keys = data.get("seats") if deal.game == Game.NAPOLEON else data.get("order")
     return [str(k) for k in (keys or [])]
 
 
-def _deal_named(deal: Deal) -> set[str]:
+def _deal_named(deal) -> set[str]:
     """The player keys a deal's row names: its players and every key of its points."""
     return {*_deal_player_ids(deal), *(str(k) for k in (deal.outcome or {}).get("points") or {})}
 
 
-def _napoleon_row(deal: Deal, names: dict[str, str], totals: list) -> DealRow:
+def role_labels() -> dict[str, str]:
+    """Each Napoleon role's label in the active language (a page translates them once, not
+    once a seat)."""
+    return {role: str(label) for role, label in ROLE_LABELS.items()}
+
+
+def _napoleon_row(deal, names: dict[str, str], totals: list, labels=None) -> DealRow:
+    """``deal``: a ``Deal`` or a row of its ``ROW_FIELDS``; ``labels``: ``role_labels()``."""
     data, out = deal.data or {}, deal.outcome or {}
     points, roles = out.get("points") or {}, out.get("roles") or {}
+    labels = labels or role_labels()
     seats = []
     for key in _deal_player_ids(deal):
         role = roles.get(key, "")
         seats.append(SeatPoints(
             player_id=int(key), name=names.get(key, key), points=points.get(key),
-            role=role, role_label=str(ROLE_LABELS.get(role, "")),
+            role=role, role_label=labels.get(role, ""),
         ))  # fmt: skip
     redeal = bool(out.get("redeal") or data.get("redeal") or deal.redeal)
     napoleon = str(data.get("napoleon") or "")
@@ -172,7 +185,7 @@ def _napoleon_row(deal: Deal, names: dict[str, str], totals: list) -> DealRow:
     )  # fmt: skip
 
 
-def _daifugo_row(deal: Deal, names: dict[str, str], totals: list) -> DealRow:
+def _daifugo_row(deal, names: dict[str, str], totals: list, labels=None) -> DealRow:
     out = deal.outcome or {}
     points, titles = out.get("points") or {}, out.get("titles") or {}
     forbidden = set(out.get("forbidden_applied") or [])
@@ -200,11 +213,14 @@ def _daifugo_row(deal: Deal, names: dict[str, str], totals: list) -> DealRow:
 
 def session_detail(session: GameSession) -> SessionDetail:
     """The session deal by deal with running totals, the final table and the winner(s)."""
-    deals = list(Deal.objects.filter(session=session).order_by("seq"))
+    deals = list(
+        Deal.objects.filter(session=session).order_by("seq").values_list(*ROW_FIELDS, named=True)
+    )
     ids: set[str] = set()
     for deal in deals:
         ids.update(_deal_named(deal))
-    names = player_names(club=session.club, ids=ids)
+    names = player_names(club=session.club_id, ids=ids)
+    labels = role_labels()
 
     totals: dict[int, int] = {}
     played: dict[int, int] = {}
@@ -225,7 +241,7 @@ def session_detail(session: GameSession) -> SessionDetail:
             if deal.is_deleted
             else [(pid, names.get(str(pid), str(pid)), totals[pid]) for pid in order]
         )
-        rows.append(build(deal, names, after))
+        rows.append(build(deal, names, after, labels))
 
     ranked = sorted(order, key=lambda pid: (-totals[pid], order.index(pid)))
     best = totals[ranked[0]] if ranked else None
