@@ -33,8 +33,9 @@ def japanese_page() -> bool:
 
 def glossed(term: str) -> str:
     """A game term as plain text: with its gloss on an English page (大富豪 (grand
-    millionaire)), alone on a Japanese one; any other text as it is."""
-    if japanese_page() or term not in GLOSSES:
+    millionaire)), alone on a Japanese one; any other text as it is (asked first: most
+    texts are not terms, and the page's language is a thread-local read)."""
+    if term not in GLOSSES or japanese_page():
         return term
     return f"{term} ({GLOSSES[term]})"
 
@@ -42,7 +43,7 @@ def glossed(term: str) -> str:
 def term_html(term: str):
     """A game term as HTML: on an English page marked ``lang="ja"`` and followed by its gloss
     (the ``|term`` filter, and table headings); anything else as it is."""
-    if japanese_page() or term not in GLOSSES:
+    if term not in GLOSSES or japanese_page():
         return term
     return format_html('<span lang="ja">{}</span> <span class="gloss">({})</span>', term,
                        GLOSSES[term])  # fmt: skip
