@@ -108,14 +108,23 @@ def stored_params(params: Mapping | None, names: Mapping | None = None) -> dict:
     return {key: plain(value) for key, value in named_params(params, names).items()}
 
 
-def render_message(text: str, params: Mapping | None = None, names: Mapping | None = None) -> str:
+def render_message(
+    text: str,
+    params: Mapping | None = None,
+    names: Mapping | None = None,
+    translations: dict | None = None,
+) -> str:
     """Translate a msgid from the scoring core and fill its parameters.
 
     ``names`` maps player keys (ids as strings) to display names, so a message that names a
-    player shows the name, never the database id.
+    player shows the name, never the database id. ``translations``: msgids already translated
+    (for one page in one language, whose lines repeat the same few messages), filled here.
     """
     params = display_params(named_params(params, names))
-    translated = gettext(text)
+    if translations is None:
+        translated = gettext(text)
+    elif (translated := translations.get(text)) is None:
+        translated = translations[text] = gettext(text)
     try:
         return translated % params if params else translated
     except (KeyError, TypeError, ValueError):
@@ -123,9 +132,11 @@ def render_message(text: str, params: Mapping | None = None, names: Mapping | No
         return text % params if params else text
 
 
-def render_explanation(lines: Sequence, names: Mapping | None = None) -> list[str]:
+def render_explanation(
+    lines: Sequence, names: Mapping | None = None, translations: dict | None = None
+) -> list[str]:
     """``lines`` is the stored explanation: a list of ``[text, params]`` pairs."""
-    return [render_message(text, params, names) for text, params in lines]
+    return [render_message(text, params, names, translations) for text, params in lines]
 
 
 def error_text(error: EfudaError, names: Mapping | None = None) -> str:

@@ -9,6 +9,7 @@ so the printed session sheet reuses them; texts are rendered in the active langu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.db.models import Count, Q
 from django.utils.translation import get_language, gettext
@@ -109,10 +110,21 @@ def club_sessions(*, club: Club, visibility: Visibility):
 def card_label(code: str | None) -> str:
     if not code:
         return ""
+    if isinstance(code, str):
+        return _card_label(code)
     try:
         return parse_card(code).label
     except EfudaError:
         return str(code)
+
+
+@lru_cache(maxsize=128)
+def _card_label(code: str) -> str:
+    """A called card's label (a few dozen codes, each parsed once)."""
+    try:
+        return parse_card(code).label
+    except EfudaError:
+        return code
 
 
 def _title_label(code: str) -> str:
@@ -153,8 +165,9 @@ def role_labels() -> dict[str, str]:
     return {role: str(label) for role, label in ROLE_LABELS.items()}
 
 
-def _napoleon_row(deal, names: dict[str, str], totals: list, labels=None) -> DealRow:
-    """``deal``: a ``Deal`` or a row of its ``ROW_FIELDS``; ``labels``: ``role_labels()``."""
+def _napoleon_row(deal, names: dict[str, str], totals: list, labels=None, translations=None):
+    """``deal``: a ``Deal`` or a row of its ``ROW_FIELDS``; ``labels``: ``role_labels()``;
+    ``translations``: the explanations' msgids translated so far (``render_message``)."""
     data, out = deal.data or {}, deal.outcome or {}
     points, roles = out.get("points") or {}, out.get("roles") or {}
     labels = labels or role_labels()
@@ -172,7 +185,7 @@ def _napoleon_row(deal, names: dict[str, str], totals: list, labels=None) -> Dea
     return DealRow(
         id=deal.id, seq=deal.seq, game=deal.game, version=deal.version,
         is_deleted=deal.is_deleted, redeal=redeal, seats=seats,
-        explanation=render_explanation(out.get("explanation") or [], names),
+        explanation=render_explanation(out.get("explanation") or [], names, translations),
         totals_after=totals,
         napoleon="" if redeal else names.get(napoleon, napoleon),
         adjutant="" if (redeal or solo) else names.get(adjutant, adjutant),
@@ -185,7 +198,7 @@ def _napoleon_row(deal, names: dict[str, str], totals: list, labels=None) -> Dea
     )  # fmt: skip
 
 
-def _daifugo_row(deal, names: dict[str, str], totals: list, labels=None) -> DealRow:
+def _daifugo_row(deal, names: dict[str, str], totals: list, labels=None, translations=None):
     out = deal.outcome or {}
     points, titles = out.get("points") or {}, out.get("titles") or {}
     forbidden = set(out.get("forbidden_applied") or [])
@@ -206,7 +219,7 @@ def _daifugo_row(deal, names: dict[str, str], totals: list, labels=None) -> Deal
     return DealRow(
         id=deal.id, seq=deal.seq, game=deal.game, version=deal.version,
         is_deleted=deal.is_deleted, redeal=False, seats=seats,
-        explanation=render_explanation(out.get("explanation") or [], names),
+        explanation=render_explanation(out.get("explanation") or [], names, translations),
         totals_after=totals, exchanges=exchanges, next_leader=names.get(leader, leader),
     )  # fmt: skip
 
@@ -220,7 +233,7 @@ def session_detail(session: GameSession) -> SessionDetail:
     for deal in deals:
         ids.update(_deal_named(deal))
     names = player_names(club=session.club_id, ids=ids)
-    labels = role_labels()
+    labels, translations = role_labels(), {}
 
     totals: dict[int, int] = {}
     played: dict[int, int] = {}
@@ -241,7 +254,7 @@ def session_detail(session: GameSession) -> SessionDetail:
             if deal.is_deleted
             else [(pid, names.get(str(pid), str(pid)), totals[pid]) for pid in order]
         )
-        rows.append(build(deal, names, after, labels))
+        rows.append(build(deal, names, after, labels, translations))
 
     ranked = sorted(order, key=lambda pid: (-totals[pid], order.index(pid)))
     best = totals[ranked[0]] if ranked else None
