@@ -31,6 +31,8 @@ ROLE_LABELS = {
 }
 
 
+# A session page builds a hundred of these and twenty DealRows: plain slotted dataclasses, not
+# frozen ones (whose __init__ sets each field through object.__setattr__, ~2.5x the cost).
 @dataclass(slots=True)
 class SeatPoints:
     """One player's part in one deal."""
