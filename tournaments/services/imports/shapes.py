@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import rules
 from core.errors import EfudaError
+from scoring.napoleon import napoleon_reseated
 
 from ...models import Game
 from ..scoring_bridge import counters, line_specs, line_tuple, outcome_dict, score
@@ -103,11 +104,13 @@ def _canonical(game: str, data: dict) -> tuple[dict, tuple[str, ...]]:
     return canon, tuple(keys)
 
 
-def _seated(data: dict, ruleset: rules.RuleSet) -> tuple[tuple, tuple[str, ...]] | None:
-    """A Napoleon deal's memo key and keys, quickly: when its seats are distinct and its
-    Napoleon and adjutant seated (or none), its placeholders are its seat numbers, so the key
-    is the seats' count, the two seat numbers and the deal's other values (None otherwise:
-    ``_canonical`` then)."""
+def _seated(data: dict, ruleset: rules.RuleSet) -> tuple[tuple, tuple[str, ...], bool] | None:
+    """A Napoleon deal's memo key, keys and whether it is scored by role, quickly: when its
+    seats are distinct and its Napoleon and adjutant seated (or none), the key is the seats'
+    count, the two seat numbers and the deal's other values (None otherwise: ``_canonical``
+    then). A deal with a Napoleon and another adjutant (or none) is scored by role
+    (``_by_role``): its keys are the Napoleon, the adjutant, then the others in seat order;
+    any other deal's keys are its seats."""
     seats = data["seats"]
     seat = {k: i for i, k in enumerate(seats)}
     napoleon, adjutant = data.get("napoleon"), data.get("adjutant")
@@ -118,7 +121,11 @@ def _seated(data: dict, ruleset: rules.RuleSet) -> tuple[tuple, tuple[str, ...]]
     rest = tuple((k, v) for k, v in data.items() if k not in _PLAYER_FIELDS)
     where = (len(seats), seat.get(napoleon), seat.get(adjutant), "napoleon" in data,
              "adjutant" in data)  # fmt: skip
-    return (id(ruleset), where, rest), tuple(seats)
+    if napoleon is None or napoleon == adjutant or data.get("redeal") is not False:
+        return (id(ruleset), where, rest), tuple(seats), False
+    first = (napoleon,) if adjutant is None else (napoleon, adjutant)
+    keys = first + tuple(k for k in seats if k not in first)
+    return (id(ruleset), where, rest), keys, True
 
 
 _PLAYER_FIELDS = frozenset({"seats", "napoleon", "adjutant"})
@@ -128,21 +135,38 @@ def _frozen(canon: dict) -> tuple:
     return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in canon.items())
 
 
-def _shape(game: str, canon: dict, count: int, ruleset: rules.RuleSet, kinds: dict) -> Shape:
-    """Score the shape (raises what the core raises)."""
-    result = score(game, canon, ruleset)
+def _shape(game: str, canon: dict, count: int, ruleset: rules.RuleSet, kinds: dict,
+           result=None) -> Shape:  # fmt: skip
+    """Score the shape (raises what the core raises), or build it from the core's ``result``."""
+    if result is None:
+        result = score(game, canon, ruleset)
     lines = []
     for spec in line_specs(game, canon, result):
         values = line_tuple(spec)
-        who = _BASE - values[0]
-        counted = tuple(counters(spec).items())
-        counted = kinds.setdefault(counted, counted)  # a handful of kinds: shared
+        who, rest = _BASE - values[0], values[1:]
+        counted = kinds.get(rest)
+        if counted is None:  # a line's counters are a function of its columns: a few kinds
+            counted = tuple(counters(spec).items())
+            counted = kinds[rest] = kinds.setdefault(counted, counted)
         bid = (spec.bid, spec.trump) if spec.role == "napoleon" and spec.bid is not None else None
-        lines.append(ShapeLine(who, values[1:], counted, bid))
+        lines.append(ShapeLine(who, rest, counted, bid))
     first = None
     if game == Game.DAIFUGO:
         first = _BASE - int(result.final_order[0])
     return Shape(_Stamp(_encode(outcome_dict(game, result)), count), tuple(lines), first)
+
+
+def _by_role(data: dict, keys: tuple[str, ...]) -> tuple[dict, dict]:
+    """The deal with placeholders by role (the Napoleon the first, the adjutant, if any, the
+    second, the others in seat order: ``keys``' order), as the core scores it once for every
+    seating (``by_role``), and the deal with the same placeholders in its own seats."""
+    solo = len(keys) > 1 and data.get("adjutant") != keys[1]
+    placeholders = [_placeholder(i) for i in range(len(keys))]
+    by_role = dict(data, seats=placeholders, napoleon=placeholders[0])
+    if "adjutant" in data:
+        by_role["adjutant"] = None if solo else placeholders[1]
+    where = {k: p for k, p in zip(keys, placeholders, strict=True)}
+    return by_role, dict(by_role, seats=[where[k] for k in data["seats"]])
 
 
 class ShapeScorer:
@@ -152,6 +176,7 @@ class ShapeScorer:
         self.game = game
         self.shapes: dict[tuple, Shape] = {}
         self.kinds: dict[tuple, tuple] = {}
+        self.by_role: dict[tuple, object] = {}  # Napoleon: the core's result per deal by role
         self.scored = 0  # how many times the core was called (for the bench and the tests)
 
     def score(self, data: dict, ruleset: rules.RuleSet) -> tuple[Shape, tuple[str, ...]]:
@@ -159,8 +184,10 @@ class ShapeScorer:
         ``scoring_bridge.score`` would for the deal itself."""
         quick = _seated(data, ruleset) if self.game == Game.NAPOLEON else None
         if quick is not None:
-            memo_key, keys = quick
+            memo_key, keys, by_role = quick
             shape = self.shapes.get(memo_key)
+            if shape is None and by_role:
+                shape = self.shapes[memo_key] = self._reseated(data, keys, ruleset)
             if shape is not None:
                 return shape, keys
         canon, keys = _canonical(self.game, data)
@@ -177,3 +204,19 @@ class ShapeScorer:
                 raise  # (a renamed deal scores as the deal does: not reached)
             self.shapes[memo_key] = shape
         return shape, keys
+
+    def _reseated(self, data: dict, keys: tuple[str, ...], ruleset: rules.RuleSet) -> Shape:
+        """A Napoleon deal's shape from the core's result for its deal by role, scored once for
+        every seating of the Napoleon and the adjutant and reseated (``napoleon_reseated``)."""
+        by_role, seated = _by_role(data, keys)
+        role_key = (id(ruleset), _frozen(by_role))
+        result = self.by_role.get(role_key)
+        if result is None:
+            try:
+                self.scored += 1
+                result = self.by_role[role_key] = score(self.game, by_role, ruleset)
+            except EfudaError:
+                score(self.game, data, ruleset)  # raises the deal's own message, its own names
+                raise  # (a renamed, reseated deal scores as the deal does: not reached)
+        result = napoleon_reseated(result, seated["seats"])
+        return _shape(self.game, seated, len(keys), ruleset, self.kinds, result)
