@@ -53,6 +53,8 @@ class Plan:
     new_ids: set[int] = field(default_factory=set)  # the ids of the players it creates
     deal_count: int = 0
     redeals: int = 0
+    keep: list[int] = field(default_factory=list)  # the deal's columns its history row copies
+    history_own: tuple = ()  # the history row's own: when, "+" (created), by whom
 
 
 _DEAL_COLUMNS = ("id", "session_id", "club_id", "game", "seq", "data", "outcome",
@@ -77,7 +79,7 @@ def _empty_plan(names: Names) -> tuple[Plan, list[int]]:
         deals=bulk.Table(Deal, _DEAL_COLUMNS), lines=bulk.Table(ScoreLine, _LINE_COLUMNS),
         history=bulk.Table(history_model, history_columns),
         standing=defaultdict(lambda: defaultdict(int)), bids=defaultdict(lambda: defaultdict(int)),
-        new_players=dict(names.new),
+        new_players=dict(names.new), keep=keep,
     )  # fmt: skip
     return plan, keep
 
@@ -91,6 +93,7 @@ class _Rows:
         self.plan, self.keep, self.club_id = plan, keep, club_id
         self.game, self.user_id = game, user_id
         self.now_db = plan.deals.adapt("created_at", now)
+        plan.history_own = (plan.history.adapt("history_date", now), "+", user_id)
         self.encode = json.JSONEncoder().encode
 
     def session_add(self, session_id: int, day, deals: list[Scored], deal_ids: dict) -> dict:
@@ -98,8 +101,8 @@ class _Rows:
         counters come with its deal's shape: the lines are counted per (player, kind of line)
         and each kind's counters added once per player (``_sums``)."""
         plan, game, club_id, user_id = self.plan, self.game, self.club_id, self.user_id
-        keep, now_db, encode = self.keep, self.now_db, self.encode
-        deals_add, history_add = plan.deals.add_adapted, plan.history.add_adapted
+        now_db, encode = self.now_db, self.encode
+        deals_add = plan.deals.add_adapted
         lines_rows = plan.lines.rows
         tail = plan.lines.tail
         counted: Counter = Counter()  # (player id, shape line) -> how many
@@ -111,8 +114,7 @@ class _Rows:
                       item.shape.outcome_json(item.keys), user_id, user_id, d["napoleon_id"],
                       d["adjutant_id"], d["bid"], d["trump"], d["redeal"], now_db,
                       now_db)  # fmt: skip
-            deals_add(values)
-            history_add((*(values[i] for i in keep), now_db, "+", user_id))
+            deals_add(values)  # its history row is copied from it (``write``)
             plan.deal_count += 1
             plan.redeals += int(d["redeal"])
             head = (deal_id, session_id, club_id, game, day_db)
@@ -275,7 +277,8 @@ def write(club: Club, game: str, plan: Plan, committed=None) -> None:
     sessions.insert()
     plan.deals.insert()
     plan.lines.insert()
-    plan.history.insert()
+    # Each deal's history row ("+", created), copied from the deal rows just written.
+    plan.history.insert_copy(plan.deals, plan.keep, plan.history_own)
     # Last, so rows a concurrent deal also updates are held for the shortest time, and in a
     # deal's lock order: the club row, the aggregates, the club's rating state.
     club_version_bump(club_id=club.pk)  # cached read pages of the club render anew
@@ -290,7 +293,7 @@ def write(club: Club, game: str, plan: Plan, committed=None) -> None:
 def plan_write(club: Club, game: str, plan: Plan, committed=None) -> None:
     """``write``, the big tables copied aside first on SQLite (holding no lock, services/bulk.py)
     and the copies dropped after, whatever happened."""
-    tables = (plan.players, plan.deals, plan.lines, plan.history)
+    tables = (plan.players, plan.deals, plan.lines)
     try:
         for table in tables:  # SQLite: copied aside first, holding no lock (services/bulk.py)
             table.stage()
