@@ -50,6 +50,13 @@ class _Stamp:
             text = text.replace(_placeholder(i), f"%({i})s")
         self.text = text
 
+    @classmethod
+    def joined(cls, texts) -> _Stamp:
+        """Stamps' texts (``text``) joined into one."""
+        stamp = cls.__new__(cls)
+        stamp.text = "".join(texts)
+        return stamp
+
     def __call__(self, keys: tuple[str, ...]) -> str:
         names = _NAMES if len(keys) <= len(_NAMES) else tuple(map(str, range(len(keys))))
         return self.text % dict(zip(names, keys, strict=False))
@@ -135,25 +142,48 @@ def _frozen(canon: dict) -> tuple:
     return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in canon.items())
 
 
-def _shape(game: str, canon: dict, count: int, ruleset: rules.RuleSet, kinds: dict,
-           result=None) -> Shape:  # fmt: skip
-    """Score the shape (raises what the core raises), or build it from the core's ``result``."""
-    if result is None:
-        result = score(game, canon, ruleset)
-    lines = []
-    for spec in line_specs(game, canon, result):
-        values = line_tuple(spec)
-        who, rest = _BASE - values[0], values[1:]
-        counted = kinds.get(rest)
-        if counted is None:  # a line's counters are a function of its columns: a few kinds
-            counted = tuple(counters(spec).items())
-            counted = kinds[rest] = kinds.setdefault(counted, counted)
-        bid = (spec.bid, spec.trump) if spec.role == "napoleon" and spec.bid is not None else None
-        lines.append(ShapeLine(who, rest, counted, bid))
+def _shape(game: str, canon: dict, count: int, ruleset: rules.RuleSet, kinds: dict) -> Shape:
+    """Score the shape (raises what the core raises)."""
+    result = score(game, canon, ruleset)
+    lines = tuple(_line(spec, kinds) for spec in line_specs(game, canon, result))
     first = None
     if game == Game.DAIFUGO:
         first = _BASE - int(result.final_order[0])
-    return Shape(_Stamp(_encode(outcome_dict(game, result)), count), tuple(lines), first)
+    return Shape(_Stamp(_encode(outcome_dict(game, result)), count), lines, first)
+
+
+def _line(spec, kinds: dict, who: int | None = None) -> ShapeLine:
+    values = line_tuple(spec)
+    rest = values[1:]
+    counted = kinds.get(rest)
+    if counted is None:  # a line's counters are a function of its columns: a few kinds
+        counted = tuple(counters(spec).items())
+        counted = kinds[rest] = kinds.setdefault(counted, counted)
+    bid = (spec.bid, spec.trump) if spec.role == "napoleon" and spec.bid is not None else None
+    return ShapeLine(_BASE - values[0] if who is None else who, rest, counted, bid)
+
+
+@dataclass(frozen=True)
+class _ByRole:
+    """The core's result for a Napoleon deal by role, its outcome as JSON holds it and its
+    score lines by placeholder index, for every seating of the deal (``_reseated``)."""
+
+    result: object
+    outcome: tuple[str, str, str]  # the outcome's stamp text around its points and its roles
+    lines: dict[int, ShapeLine]
+
+
+# Stand-ins for the outcome's points and roles in its JSON text, where each seating's go.
+_POINTS, _ROLES = "\x00points", "\x00roles"
+_AROUND = (_encode(_POINTS), _encode(_ROLES))
+
+
+def _around(outcome: dict, count: int) -> tuple[str, str, str]:
+    """The outcome's stamp text before its points, between them and its roles, and after."""
+    text = _Stamp(_encode(dict(outcome, points=_POINTS, roles=_ROLES)), count).text
+    head, rest = text.split(_AROUND[0])
+    middle, tail = rest.split(_AROUND[1])
+    return head, middle, tail
 
 
 def _by_role(data: dict, keys: tuple[str, ...]) -> tuple[dict, dict]:
@@ -207,16 +237,39 @@ class ShapeScorer:
 
     def _reseated(self, data: dict, keys: tuple[str, ...], ruleset: rules.RuleSet) -> Shape:
         """A Napoleon deal's shape from the core's result for its deal by role, scored once for
-        every seating of the Napoleon and the adjutant and reseated (``napoleon_reseated``)."""
+        every seating of the Napoleon and the adjutant and reseated (``napoleon_reseated``):
+        the outcome's points and roles in the seats' order, each score line with its seat."""
         by_role, seated = _by_role(data, keys)
         role_key = (id(ruleset), _frozen(by_role))
-        result = self.by_role.get(role_key)
-        if result is None:
+        core = self.by_role.get(role_key)
+        if core is None:
             try:
                 self.scored += 1
-                result = self.by_role[role_key] = score(self.game, by_role, ruleset)
+                result = score(self.game, by_role, ruleset)
             except EfudaError:
                 score(self.game, data, ruleset)  # raises the deal's own message, its own names
                 raise  # (a renamed, reseated deal scores as the deal does: not reached)
-        result = napoleon_reseated(result, seated["seats"])
-        return _shape(self.game, seated, len(keys), ruleset, self.kinds, result)
+            lines = {_BASE - spec.player_id: _line(spec, self.kinds)
+                     for spec in line_specs(self.game, by_role, result)}  # fmt: skip
+            around = _around(outcome_dict(self.game, result), len(keys))
+            core = self.by_role[role_key] = _ByRole(result, around, lines)
+        seats = seated["seats"]
+        result = napoleon_reseated(core.result, seats)
+        head, middle, tail = core.outcome  # the rest of the outcome is the same in any seats
+        points = _Stamp(_encode(dict(result.points)), len(keys)).text
+        roles = _Stamp(_encode(dict(result.roles)), len(keys)).text
+        outcome = _Stamp.joined((head, points, middle, roles, tail))
+        return Shape(outcome, self._lines(core, seats), None)
+
+    def _lines(self, core: _ByRole, seats: list[str]) -> tuple[ShapeLine, ...]:
+        """The deal by role's score lines in these seats: each with its seat, in seat order."""
+        kinds, lines = self.kinds, []
+        for seat, placeholder in enumerate(seats, start=1):
+            who = _BASE - int(placeholder)
+            line = core.lines[who]
+            rest = (seat, *line.rest[1:])
+            counted = kinds.get(rest)
+            if counted is None:
+                counted = kinds[rest] = kinds.setdefault(line.counted, line.counted)
+            lines.append(ShapeLine(who, rest, counted, line.bid))
+        return tuple(lines)
