@@ -10,12 +10,13 @@ deals while a file of ten years of results goes in:
    reserved first (``bulk.reserve_ids``), so deals are scored with their final keys and an
    error message names the player as the file does. Any error: ``ImportFailed`` lists them
    all and nothing is written.
-2. **Write in one short transaction** (``write``). Sessions, deals, score lines and the deals'
-   history rows are prepared as database parameters before the transaction opens; inside it
-   only bulk inserts run, and the standings aggregates, summed once per player and period, are
-   added with one upsert each (``INSERT … ON CONFLICT DO UPDATE SET c = c + excluded.c``),
-   last, so a deal saved meanwhile waits for a moment at most. One bad row, or a fault at any
-   point: nothing is imported.
+2. **Write in one short transaction** (``write``). Sessions, deals and score lines are
+   prepared as database parameters before the transaction opens; inside it only bulk inserts
+   run (the deals' history rows copied by the database from the deal rows), and the standings
+   aggregates, summed once per player and period, are added with one upsert each
+   (``INSERT … ON CONFLICT DO UPDATE SET c = c + excluded.c``), last, so a deal saved
+   meanwhile waits for a moment at most. One bad row, or a fault at any point: nothing is
+   imported.
 3. **Ratings** are replayed after the commit by the task worker (``ratings_queue``), not in
    the import's own time; readers see the ratings from before the import until the replay
    switches to its new ones at once.

@@ -9,6 +9,12 @@ player is the first placeholder, and so on (``_canonical``) — and what the cor
 *shape* under that rule set is kept (``Shape``): the outcome as JSON text and the score lines,
 the placeholders in them stamped with the deal's real player ids for each deal of the shape.
 
+Where the players sit changes nothing but the order: a Napoleon deal's points and roles go by
+who the Napoleon and the adjutant are (``scoring.napoleon.napoleon_reseated``). So a Napoleon
+deal is scored once *by role* — the Napoleon the first placeholder, the adjutant the second, the
+others in seat order — and each seating of it is built from that (``_reseated``): the outcome's
+points and roles put in the seats' order, each score line given its seat.
+
 A deal the core refuses is scored again as it is, so its message names its players as
 ``deal_record`` would; nothing of a refused shape is kept.
 """

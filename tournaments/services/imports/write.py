@@ -1,7 +1,8 @@
 """Writing: the checked file as database rows, inserted in one short transaction.
 
-Sessions, deals, score lines and the deals' history rows are prepared as database parameters
-before the transaction opens (``prepare``); inside it (``write``) only bulk inserts run, and the
+Sessions, deals and score lines are prepared as database parameters before the transaction
+opens (``prepare``); inside it (``write``) only bulk inserts run (each deal's history row copied
+by the database from the deal row just written: ``bulk.Table.insert_copy``), and the
 standings aggregates, summed once per player and period, are added with one upsert each
 (``INSERT … ON CONFLICT DO UPDATE SET c = c + excluded.c``), last, so a deal saved meanwhile
 waits for a moment at most.
@@ -66,8 +67,8 @@ _SESSION_COLUMNS = ("id", "club_id", "game", "date", "table", "ruleset_id", "rul
                     "created_by_id", "notes")  # fmt: skip
 
 
-def _empty_plan(names: Names) -> tuple[Plan, list[int]]:
-    """The plan's tables, and which of a deal's columns its history row copies."""
+def _empty_plan(names: Names) -> Plan:
+    """The plan's tables, and which of a deal's columns its history row copies (``keep``)."""
     history_model = Deal.history.model
     tracked = {f.attname for f in history_model.tracked_fields}
     # The history row copies the deal's tracked fields; the rest are the history's own.
@@ -81,16 +82,16 @@ def _empty_plan(names: Names) -> tuple[Plan, list[int]]:
         standing=defaultdict(lambda: defaultdict(int)), bids=defaultdict(lambda: defaultdict(int)),
         new_players=dict(names.new), keep=keep,
     )  # fmt: skip
-    return plan, keep
+    return plan
 
 
 class _Rows:
-    """Adds a session's deals, their history rows and score lines to the plan. Values shared by
-    many rows are converted for the database once; each deal's JSON is encoded once and its
-    outcome's stamped from its shape's (``shapes``), for the deal and its history row alike."""
+    """Adds a session's deals and score lines to the plan. Values shared by many rows are
+    converted for the database once; each deal's JSON is encoded once and its outcome's stamped
+    from its shape's (``shapes``); its history row is copied from it in the write."""
 
-    def __init__(self, plan: Plan, keep: list[int], club_id: int, game: str, user_id, now):
-        self.plan, self.keep, self.club_id = plan, keep, club_id
+    def __init__(self, plan: Plan, club_id: int, game: str, user_id, now):
+        self.plan, self.club_id = plan, club_id
         self.game, self.user_id = game, user_id
         self.now_db = plan.deals.adapt("created_at", now)
         plan.history_own = (plan.history.adapt("history_date", now), "+", user_id)
@@ -161,11 +162,11 @@ def prepare(club: Club, checked: Checked, user) -> Plan:
     # and then by deal id (ratings learn in that order), so the file's order is kept.
     lines = sorted(item.row.line for deals in scored.values() for item in deals)
     deal_ids = dict(zip(lines, bulk.reserve_ids(Deal, len(lines)), strict=True))
-    plan, keep = _empty_plan(names)
+    plan = _empty_plan(names)
     for name, key in names.new.items():
         plan.players.add(ids[name], club.pk, name, key)
         plan.new_ids.add(ids[name])
-    rows = _Rows(plan, keep, club.pk, game, user_id, timezone.now())
+    rows = _Rows(plan, club.pk, game, user_id, timezone.now())
     for (day, table), deals in scored.items():
         rules_plan, group = resolved[(day, table)]
         session = GameSession(id=next(session_ids), club=club, game=game, date=day, table=table,
