@@ -62,7 +62,7 @@ class Rating(models.Model):
     # a new deal drops or keeps the last line and adds one, with no decoding or encoding.
     # Empty: not kept (a row restored from a backup made before it was); the page then reads
     # the history rows themselves.
-    curve = models.TextField(blank=True, default="")
+    curve = models.TextField(blank=True, default="", db_default="")
 
     class Meta:
         constraints = [
