@@ -252,6 +252,14 @@ def history_points(*, player_id: int, game: str, total: int, generation) -> str:
     return "".join(curve_line(*row) for row in rows)
 
 
+def _kept(current: Rating) -> str:
+    """The points ``current`` keeps, if they reach its last deal (a row written by code that
+    did not keep them, during an upgrade, keeps older ones or none): otherwise ""."""
+    points = current.curve
+    last = points[points.rfind("\n", 0, -1) + 1 :].split(" ", 1)[0]
+    return points if last == str(current.deals) else ""
+
+
 def _curve(current: Rating, points: str) -> RatingCurve:
     dates, mu, score = [], [], []
     for line in points.splitlines():
@@ -266,12 +274,12 @@ def rating_curves(*, player) -> list[RatingCurve]:
     """The player's rating over their deals, per game: at most ``CHART_POINTS`` history
     points per game, evenly spread over the player's deals (``chart_ns``), as their current
     rating rows keep them (``Rating.curve``): one query whatever the history's length. A row
-    that keeps none (restored from an older backup) has them read from the history of the
-    club's current generation, read in the same query (a replay may be writing the next one:
-    services/ratings.py)."""
+    that keeps none, or not up to its last deal (restored from an older backup, written during
+    an upgrade), has them read from the history of the club's current generation, read in the
+    same query (a replay may be writing the next one: services/ratings.py)."""
     out = []
     for current in Rating.objects.filter(player=player).order_by("game"):
-        points = current.curve
+        points = _kept(current)
         if not points:
             generation = Subquery(
                 RatingState.objects.filter(club_id=current.club_id, game=current.game).values(
