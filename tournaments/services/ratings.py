@@ -25,6 +25,7 @@ from ratings.engine import Rater, conservative, params_for
 
 from ..models import Deal, Game, Rating, RatingHistory, RatingState, ScoreLine
 from ..selectors.ratings import (
+    curve_line,
     deal_rated,
     deal_rating_events,
     rating_events,
@@ -34,6 +35,7 @@ from ..selectors.ratings import (
 from . import bulk
 from .busy import bulk_write
 from .cache import club_version_bump
+from .rating_curves import curve_next, curves_read, curves_replayed
 
 FLUSH_ROWS = 50_000
 _deferred: contextvars.ContextVar[set | None] = contextvars.ContextVar(
@@ -116,24 +118,25 @@ def _learnable(state: RatingState, deal: Deal, date) -> bool:
 def _learn(state: RatingState, deal: Deal, date, event) -> None:
     """The deal's players' ratings after ``event`` (the deal), their history rows, and the
     state moved on past the deal."""
-    current = {  # player: (mu, sigma, deals)
+    current = {  # player: (mu, sigma, deals, curve)
         player_id: rest
         for player_id, *rest in Rating.objects.filter(
             club_id=deal.club_id, game=deal.game, player_id__in=event.players
-        ).values_list("player_id", "mu", "sigma", "deals")
+        ).values_list("player_id", "mu", "sigma", "deals", "curve")
     }
     rater = Rater(
         params_for(deal.game),
-        ratings={p: (mu, sigma) for p, (mu, sigma, _deals) in current.items()},
+        ratings={p: (mu, sigma) for p, (mu, sigma, *_rest) in current.items()},
         handicaps=state.handicaps,
     )
     after = rater.update(event)
     history, rows = [], []
     for player_id, (mu, sigma) in after.items():
-        deals = current[player_id][2] if player_id in current else 0
+        _mu, _sigma, deals, curve = current.get(player_id, (0, 0, 0, ""))
         row = Rating(  # unsaved: the upsert below inserts it or updates the player's row
             club_id=deal.club_id, game=deal.game, player_id=player_id, mu=mu, sigma=sigma,
             score=conservative(mu, sigma), deals=deals + 1, last_played=date,
+            curve=curve_next(curve, deals + 1, curve_line(deals + 1, date, mu, sigma)),
         )  # fmt: skip
         rows.append(row)
         history.append(
@@ -149,6 +152,8 @@ def _learn(state: RatingState, deal: Deal, date, event) -> None:
                 generation=state.generation,
             )  # fmt: skip
         )
+    RatingHistory.objects.bulk_create(history)
+    curves_read(rows, state.generation)  # the chart's points, when the step grew
     # One upsert for the new and the known players (an UPDATE per field with CASE WHEN per
     # row, as bulk_update writes it, cost more to build than the rest of the deal's
     # statements); the rows are locked by the rating state's lock (``_locked_state``). The
@@ -158,9 +163,8 @@ def _learn(state: RatingState, deal: Deal, date, event) -> None:
         rows,
         update_conflicts=True,
         unique_fields=["club", "game", "player"],
-        update_fields=["mu", "sigma", "score", "deals", "last_played"],
+        update_fields=["mu", "sigma", "score", "deals", "last_played", "curve"],
     )
-    RatingHistory.objects.bulk_create(history)
     state.handicaps = {k: list(v) for k, v in sorted(rater.handicaps.items())}
     state.deals += 1
     state.last_deal_id = deal.pk
@@ -411,6 +415,7 @@ def _store(state: RatingState, computed: _Computed, generation: int) -> RatingSt
     club_id, game = state.club_id, state.game
     _delete(Rating, club_id, game)
     counts = computed.counts
+    curves = curves_replayed(computed.history, counts)
     Rating.objects.bulk_create(
         [
             Rating(
@@ -422,6 +427,7 @@ def _store(state: RatingState, computed: _Computed, generation: int) -> RatingSt
                 score=conservative(mu, sigma),
                 deals=counts[player_id][0],
                 last_played=counts[player_id][1],
+                curve=curves[player_id],
             )  # fmt: skip
             for player_id, (mu, sigma) in sorted(computed.rater.ratings.items())
         ],
