@@ -83,3 +83,11 @@ def test_html_that_is_not_well_formed_is_read_as_html():
     document = pdf._html_class()(string=html, base_url=".")
     assert [e.tag for e in document.etree_element.iter()] == ["html", "head", "body", "p", "br"]
     assert len(document.render().pages) == 1
+
+
+def test_a_name_xml_cannot_hold_is_read_as_html():
+    # A control character is not XML 1.0; a name typed with one still prints.
+    html = "<!DOCTYPE html><html><head></head><body><p>太\x01郎</p></body></html>"
+    assert parse_xhtml(html) is None
+    document = pdf._html_class()(string=html, base_url=".")
+    assert document.etree_element.find("body/p").text == "太\x01郎"
