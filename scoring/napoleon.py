@@ -7,8 +7,8 @@ every seat with an explanation a player can read. Nothing here touches a databas
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from core.errors import EfudaError
@@ -302,8 +302,23 @@ def _score(deal: _Checked, ruleset: RuleSet) -> NapoleonResult:
     )  # fmt: skip
 
 
+def napoleon_reseated(result: NapoleonResult, seats: Sequence[str]) -> NapoleonResult:
+    """``result`` for the same deal with the same players in other seats (``seats``, its keys
+    in another order). A seat's points and role go by who the Napoleon and the adjutant are,
+    never by where anyone sits (``_score``); the seats give only the order of ``points`` and
+    ``roles``. A redeal has no points to order."""
+    if result.redeal:
+        return result
+    if len(seats) != len(result.points) or set(seats) != set(result.points):
+        raise ValueError("reseated: the seats are not the deal's players")
+    return replace(result, points={s: result.points[s] for s in seats},
+                   roles={s: result.roles[s] for s in seats})  # fmt: skip
+
+
 def _label(code: str | None) -> str | None:
     return None if code is None else parse_card(code).label
 
 
-__all__ = ["LAST_TRICK_SIDES", "NapoleonDeal", "NapoleonResult", "score_napoleon"]
+__all__ = [
+    "LAST_TRICK_SIDES", "NapoleonDeal", "NapoleonResult", "napoleon_reseated", "score_napoleon",
+]  # fmt: skip

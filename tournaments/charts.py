@@ -43,8 +43,7 @@ NEGATIVE = "#a11111"
 
 def _num(value: float) -> str:
     """Coordinates with one decimal: short output, still exact enough for 640 px."""
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return f"{value:.1f}".removesuffix(".0")
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -93,10 +92,10 @@ class _Svg:
         )
 
     def text(self, x, y, label: str, anchor: str = "middle", rotate: float = 0) -> None:
-        transform = f' transform="rotate({rotate:g} {_num(x)} {_num(y)})"' if rotate else ""
+        x, y = _num(x), _num(y)
+        transform = f' transform="rotate({rotate:g} {x} {y})"' if rotate else ""
         self.add(
-            f'<text x="{_num(x)}" y="{_num(y)}" text-anchor="{anchor}"{transform}>'
-            f"{escape(str(label))}</text>"
+            f'<text x="{x}" y="{y}" text-anchor="{anchor}"{transform}>{escape(str(label))}</text>'
         )
 
     def done(self) -> str:
@@ -121,6 +120,12 @@ class _Frame:
     def y(self, value: float) -> float:
         span = (self.high - self.low) or 1
         return self.bottom - (value - self.low) / span * (self.bottom - self.top)
+
+    def ys_text(self, values: Sequence[float]) -> list[str]:
+        """``_num(self.y(v))`` of each value, the same arithmetic in one pass."""
+        low, bottom, height = self.low, self.bottom, self.bottom - self.top
+        span = (self.high - low) or 1
+        return [f"{bottom - (v - low) / span * height:.1f}".removesuffix(".0") for v in values]
 
     def x_labels(self, svg: _Svg, labels: Sequence[str], xs: Sequence[float]) -> None:
         """Each distinct label once (where it first appears), and only as many as fit side by
@@ -172,14 +177,14 @@ def _line_chart(labels: tuple, series: tuple, title: str, width: int = WIDTH) ->
     # two lines of up to 120 points, drawn at two widths).
     xs_text = [_num(x) for x in xs]
     for (name, values), colour in zip(series, LINE_COLOURS, strict=False):
-        points = list(zip(xs_text, [_num(frame.y(v)) for v in values], strict=False))
+        points = list(zip(xs_text, frame.ys_text(values), strict=False))
         svg.add(
-            f'<polyline points="{" ".join(f"{x},{y}" for x, y in points)}" fill="none" '
+            f'<polyline points="{" ".join([f"{x},{y}" for x, y in points])}" fill="none" '
             f'stroke="{colour}" stroke-width="1.6" '
             f'stroke-linejoin="round"><title>{escape(name)}</title></polyline>'
         )
-        for x, y in points:
-            svg.add(f'<circle cx="{x}" cy="{y}" r="2.2" fill="{colour}"/>')
+        dot = f'" r="2.2" fill="{colour}"/>'
+        svg.add("".join([f'<circle cx="{x}" cy="{y}{dot}' for x, y in points]))
     frame.x_labels(svg, labels, xs)
     if len(series) > 1:
         x, y = frame.left, 30 + svg.font / 2
@@ -214,8 +219,9 @@ def _bar_chart(labels: tuple, values: tuple, title: str, horizontal: bool,
     xs = [frame.left + slot * (i + 0.5) for i in range(len(values))]
     zero = frame.y(0)
     for x, label, value in zip(xs, labels, values, strict=False):
-        top = min(zero, frame.y(value))
-        height = abs(frame.y(value) - zero)
+        y = frame.y(value)
+        top = min(zero, y)
+        height = abs(y - zero)
         svg.add(
             f'<rect x="{_num(x - slot * 0.35)}" y="{_num(top)}" width="{_num(slot * 0.7)}" '
             f'height="{_num(height)}" fill="{POSITIVE if value >= 0 else NEGATIVE}">'

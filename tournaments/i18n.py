@@ -33,8 +33,9 @@ def japanese_page() -> bool:
 
 def glossed(term: str) -> str:
     """A game term as plain text: with its gloss on an English page (大富豪 (grand
-    millionaire)), alone on a Japanese one; any other text as it is."""
-    if japanese_page() or term not in GLOSSES:
+    millionaire)), alone on a Japanese one; any other text as it is (asked first: most
+    texts are not terms, and the page's language is a thread-local read)."""
+    if term not in GLOSSES or japanese_page():
         return term
     return f"{term} ({GLOSSES[term]})"
 
@@ -42,7 +43,7 @@ def glossed(term: str) -> str:
 def term_html(term: str):
     """A game term as HTML: on an English page marked ``lang="ja"`` and followed by its gloss
     (the ``|term`` filter, and table headings); anything else as it is."""
-    if japanese_page() or term not in GLOSSES:
+    if term not in GLOSSES or japanese_page():
         return term
     return format_html('<span lang="ja">{}</span> <span class="gloss">({})</span>', term,
                        GLOSSES[term])  # fmt: skip
@@ -107,14 +108,23 @@ def stored_params(params: Mapping | None, names: Mapping | None = None) -> dict:
     return {key: plain(value) for key, value in named_params(params, names).items()}
 
 
-def render_message(text: str, params: Mapping | None = None, names: Mapping | None = None) -> str:
+def render_message(
+    text: str,
+    params: Mapping | None = None,
+    names: Mapping | None = None,
+    translations: dict | None = None,
+) -> str:
     """Translate a msgid from the scoring core and fill its parameters.
 
     ``names`` maps player keys (ids as strings) to display names, so a message that names a
-    player shows the name, never the database id.
+    player shows the name, never the database id. ``translations``: msgids already translated
+    (for one page in one language, whose lines repeat the same few messages), filled here.
     """
     params = display_params(named_params(params, names))
-    translated = gettext(text)
+    if translations is None:
+        translated = gettext(text)
+    elif (translated := translations.get(text)) is None:
+        translated = translations[text] = gettext(text)
     try:
         return translated % params if params else translated
     except (KeyError, TypeError, ValueError):
@@ -122,9 +132,11 @@ def render_message(text: str, params: Mapping | None = None, names: Mapping | No
         return text % params if params else text
 
 
-def render_explanation(lines: Sequence, names: Mapping | None = None) -> list[str]:
+def render_explanation(
+    lines: Sequence, names: Mapping | None = None, translations: dict | None = None
+) -> list[str]:
     """``lines`` is the stored explanation: a list of ``[text, params]`` pairs."""
-    return [render_message(text, params, names) for text, params in lines]
+    return [render_message(text, params, names, translations) for text, params in lines]
 
 
 def error_text(error: EfudaError, names: Mapping | None = None) -> str:

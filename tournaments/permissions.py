@@ -34,6 +34,7 @@ def club_role(reader, club: Club) -> str | None:
         reader.roles[club.pk] = (
             Membership.objects.filter(club=club, user_id=reader.pk)
             .order_by("pk")
+            .order_by("pk")
             .values_list("role", flat=True)
             .first()
         )
@@ -106,26 +107,54 @@ def _club_query(slug: str, *, role_of: int | None, player_of: int | None):
 _KEPT = ("user_role", "reader_player_id", "reader_claim_name")
 
 
-def answers_kept(plain, key: str, read_full, names: tuple[str, ...], *, version_of):
-    """``plain`` (a row read without the reader's answers, naming the club's data version)
-    with the reader's answers ``names`` set on it from the cache under ``key``, which names
-    that version; or, on a miss, the row ``read_full()`` reads with the answers (one query,
-    one snapshot; None when there is none), its answers kept under ``key`` only if
-    ``version_of`` it is still ``version_of(plain)``. Compiling the answers' subqueries costs
-    more CPU than running them, hence the keeping; every write that changes an answer
-    (a membership, a player's account, a claim, a tournament's staff) moves the club's version
-    in its transaction (services/cache.py), so a kept answer is never one the club has changed
-    since. A cache that is down is a miss. Reads only: a write reads its answers afresh."""
+def answers_kept(plain, key: str, read_answers, names: tuple[str, ...]):
+    """``plain`` (a row read without the reader's answers; ``key`` names the club's data
+    version it shows) with the reader's answers ``names`` set on it: from the cache under
+    ``key``, or on a miss from ``read_answers()`` (a tuple in the order of ``names``, read
+    after ``plain``), then kept under ``key``. Compiling the answers as subqueries of the row's
+    query costs more CPU than running them, hence the keeping and, on a miss, plain queries of
+    their own. Every write that changes an answer (a membership, a player's account, a claim,
+    a tournament's staff) moves the club's version in its transaction (services/cache.py);
+    the answers are read after the row, so what is kept under a version is that version's
+    answer or a later one, never an earlier one: a kept answer is never one the club has
+    changed since the version its key names. A cache that is down is a miss. Reads only: a
+    write reads its answers afresh."""
     kept = cache.get(key)
     if kept is None:
-        full = read_full()
-        if full is not None and version_of(full) == version_of(plain):
-            kept = tuple(getattr(full, name, None) for name in names)
-            cache.set(key, kept, settings.EFUDA_PAGE_CACHE_SECONDS)
-        return full
+        kept = tuple(read_answers())
+        cache.set(key, kept, settings.EFUDA_PAGE_CACHE_SECONDS)
     for name, value in zip(names, kept, strict=True):
         setattr(plain, name, value)
     return plain
+
+
+def _reader_answers(club_id: int, *, role_of: int | None, player_of: int | None) -> tuple:
+    """The answers ``_club_query`` annotates, in the order of ``_KEPT``, each read by a plain
+    query of its own (a query is not run for an answer not asked for: None)."""
+    role = player_id = claim_name = None
+    if role_of is not None:
+        role = (
+            Membership.objects.filter(club_id=club_id, user_id=role_of)
+            .order_by("pk")
+            .values_list("role", flat=True)
+            .first()
+        )
+    if player_of is not None:
+        player_id = (
+            Player.objects.filter(club_id=club_id, user_id=player_of)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        claim_name = (
+            PlayerClaim.objects.filter(
+                club_id=club_id, user_id=player_of, status=ClaimStatus.PENDING
+            )
+            .order_by("pk")
+            .values_list("player__name", flat=True)
+            .first()
+        )
+    return role, player_id, claim_name
 
 
 def _club_with_reader(request, slug: str, *, role_of: int | None, player_of: int | None) -> Club:
@@ -140,17 +169,12 @@ def _club_with_reader(request, slug: str, *, role_of: int | None, player_of: int
     ):
         return get_object_or_404(_club_query(slug, role_of=role_of, player_of=player_of))
     club = get_object_or_404(Club.objects.filter(slug=slug))
-    key = f"efuda:reader:{club.pk}:{club.data_version}:{role_of}:{player_of}"
-    full = answers_kept(
+    return answers_kept(
         club,
-        key,
-        lambda: _club_query(slug, role_of=role_of, player_of=player_of).first(),
+        f"efuda:reader:{club.pk}:{club.data_version}:{role_of}:{player_of}",
+        lambda: _reader_answers(club.pk, role_of=role_of, player_of=player_of),
         _KEPT,
-        version_of=lambda row: row.data_version,
     )
-    if full is None:  # the club went between the two reads
-        raise Http404
-    return full
 
 
 def club_for_request(

@@ -6,12 +6,16 @@ write (POST) never takes a kept answer."""
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, transaction
+from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests import factories
-from tournaments.models import Club, Membership, Role
+from tests import club_versions, factories
+from tournaments.models import Club, Membership, Role, Tournament
+from tournaments.selectors.events import tournament_for_reader
+from tournaments.services.cache import club_version_bump
+from tournaments.services.events.registration import registration_set
 
 pytestmark = pytest.mark.django_db
 
@@ -37,22 +41,33 @@ def reader_queries(ctx) -> list[str]:
     ]
 
 
+def tournament_queries(ctx) -> list[str]:
+    """The queries that read the tournament's own row."""
+    return [q["sql"] for q in ctx.captured_queries if 'FROM "tournaments_tournament" ' in q["sql"]]
+
+
+def _read(tournament, user):
+    return tournament_for_reader(tournament_id=tournament.pk, reader=user, read_only=True)
+
+
 def test_a_members_second_read_asks_the_tournament_row_only(client, users, make_tournament):
     t = make_tournament(5)
     client.force_login(users["member"])
     url = reverse("tournament_standings", args=[t.pk])
     with CaptureQueriesContext(connection) as first:
         assert client.get(url).status_code == 200
-    assert len(reader_queries(first)) == 1  # the version's first read asks and keeps
+    # the version's first read asks the role and the staff (a plain query each) and keeps them
+    assert len(reader_queries(first)) == 2
     with CaptureQueriesContext(connection) as kept:
         assert client.get(url).status_code == 200
-    # the session, the user, the tournament's row with its club and rule set
+    # the session, the user, the club's row (the tournament's row is kept under its version)
     assert len(kept.captured_queries) == 3, [q["sql"] for q in kept.captured_queries]
+    assert tournament_queries(kept) == []
     assert reader_queries(kept) == []
     cache.delete(kept_key(t, users["member"]))  # the kept answer gone (evicted, expired)
     with CaptureQueriesContext(connection) as missed:
         assert client.get(url).status_code == 200
-    assert len(missed.captured_queries) == 4 and len(reader_queries(missed)) == 1
+    assert len(missed.captured_queries) == 5 and len(reader_queries(missed)) == 2
 
 
 def test_removed_from_the_extra_staff_the_next_read_denies_staff_rights(
@@ -141,3 +156,56 @@ def test_a_write_never_takes_a_kept_answer(client, users, make_tournament):
     entries = t.entries.count()
     add = client.post(reverse("tournament_entry_add", args=[t.pk]), {"name": "森"})
     assert add.status_code == 403 and t.entries.count() == entries
+
+
+def test_a_kept_tournament_row_is_read_afresh_once_the_tournament_changed(users, make_tournament):
+    """The tournament's row kept under the club's version is the row of that version: a
+    change to the tournament moves the version, and the next read has it."""
+    t = make_tournament(5)
+    member = users["member"]
+    assert not _read(t, member).registration_open
+    with CaptureQueriesContext(connection) as kept:
+        assert not _read(t, member).registration_open
+    assert tournament_queries(kept) == [] and len(kept.captured_queries) == 1
+    registration_set(tournament=t, open=True, cap=7)
+    with CaptureQueriesContext(connection) as fresh:
+        found = _read(t, member)
+    assert found.registration_open and found.registration_cap == 7
+    assert len(tournament_queries(fresh)) == 1
+    assert found.club.data_version == Club.objects.get(pk=t.club_id).data_version
+    assert (found.reader_role, found.reader_extra_staff) == (Role.MEMBER, False)
+
+
+def test_a_kept_tournament_row_brings_the_clubs_row_read_now(users, make_tournament):
+    """The club comes from its own row read on each request, not from the kept one."""
+    t = make_tournament(5)
+    member = users["member"]
+    _read(t, member)
+    with club_versions.unchecked():  # no version moved: only the club's row says it
+        Club.objects.filter(pk=t.club_id).update(name="renamed")
+    assert _read(t, member).club.name == "renamed"
+
+
+def test_a_deleted_tournament_is_not_found_though_its_row_was_kept(users, make_tournament):
+    t = make_tournament(5)
+    member = users["member"]
+    _read(t, member)
+    with transaction.atomic():
+        club_version_bump(club_id=t.club_id)
+        Tournament.objects.filter(pk=t.pk).delete()
+    with pytest.raises(Http404):
+        _read(t, member)
+
+
+def test_a_write_reads_the_tournament_row_afresh(users, make_tournament):
+    """A POST never takes a kept row: a row planted under the current version is ignored."""
+    t = make_tournament(5)
+    member = users["member"]
+    _read(t, member)
+    planted = Tournament.objects.get(pk=t.pk)
+    planted.name = "planted"
+    club = Club.objects.get(pk=t.club_id)
+    cache.set(f"efuda:trow:{club.pk}:{club.data_version}:{t.pk}", planted)
+    assert _read(t, member).name == "planted"  # a read takes what is kept
+    fresh = tournament_for_reader(tournament_id=t.pk, reader=member, read_only=False)
+    assert fresh.name == t.name

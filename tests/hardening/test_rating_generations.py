@@ -8,9 +8,10 @@ import time
 import pytest
 from django.db import connections
 
+from tests import club_versions
 from tests.hardening.helpers import WAITED_FOR_A_LOCK, build_club, napoleon_data
 from tests.hardening.test_import_concurrency import _from_scratch, _import_file, _snapshot
-from tournaments.models import Deal, RatingHistory, RatingState
+from tournaments.models import Deal, Rating, RatingHistory, RatingState
 from tournaments.selectors.ratings import rating_curves
 from tournaments.services import ratings
 from tournaments.services.busy import DatabaseBusy, bounded_wait
@@ -178,6 +179,12 @@ def test_the_chart_reads_only_the_current_generation_and_restore_prunes_the_othe
     again = rating_curves(player=player)
     assert [(c.game, c.dates, c.mu) for c in again] == [(c.game, c.dates, c.mu) for c in shown]
     assert all(999.0 not in c.mu for c in again)
+    # A rating row that keeps no chart points (restored from a backup made before they were
+    # kept) has them read from the history: the current generation's rows only.
+    with club_versions.unchecked():
+        Rating.objects.filter(player=player).update(curve="")
+    read = rating_curves(player=player)
+    assert [(c.game, c.dates, c.mu) for c in read] == [(c.game, c.dates, c.mu) for c in shown]
     # After a restore (a backup may hold such rows) only the current generation is kept.
     assert ratings.ratings_history_prune() == 2 * len(current)
     assert set(

@@ -67,6 +67,12 @@ def test_a_napoleon_deal_scores_as_its_shape_does(data, ruleset, numbers):
     again = _napoleon_data(deal, others)
     assert _stamped(scorer, again, ruleset)[:2] == _direct(Game.NAPOLEON, again, ruleset)[:2]
     assert scorer.scored == scored
+    # The same deal with its players in other seats (the Napoleon and the adjutant elsewhere):
+    # another shape, built from the core's result for the deal by role, not scored again.
+    seats = data.draw(st.permutations(stored["seats"]))
+    moved = dict(stored, seats=seats)
+    assert _stamped(scorer, moved, ruleset)[:2] == _direct(Game.NAPOLEON, moved, ruleset)[:2]
+    assert scorer.scored == scored
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

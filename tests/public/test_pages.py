@@ -221,11 +221,11 @@ def test_page_query_counts_do_not_grow_with_history(
     cache.clear()
     # Cold pages: each also reads the club's data version for its cache key (one query) and
     # which of its tournaments hide deals from this reader (one query: none here, so no
-    # score line is read); the player page also reads the ratings and, per game, their
-    # history for its chart.
+    # score line is read); the player page also reads the ratings, which keep their charts'
+    # points (one query whatever the history).
     with django_assert_max_num_queries(5):
         client.get(target)
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(6):
         client.get(url("player_detail", public_club, history["players"][0].id))
     with django_assert_max_num_queries(8):
         client.get(url("club_home", public_club))

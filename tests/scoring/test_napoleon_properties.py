@@ -7,13 +7,29 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from core.errors import EfudaError
-from scoring.napoleon import NapoleonDeal, score_napoleon
+from scoring.napoleon import NapoleonDeal, napoleon_reseated, score_napoleon
 
 from .strategies import GARBAGE, NAPOLEON_RULESETS, napoleon_deals
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 any_ruleset = st.sampled_from(NAPOLEON_RULESETS)
+
+
+@SETTINGS
+@given(ruleset=any_ruleset, data=st.data())
+def test_a_deal_reseated_scores_as_the_deal_in_those_seats(ruleset, data):
+    """``napoleon_reseated`` (what an import uses to score a deal shape once for every seating
+    of its Napoleon and adjutant) gives exactly what scoring the reseated deal gives."""
+    deal = data.draw(napoleon_deals(ruleset))
+    seats = tuple(data.draw(st.permutations(deal.seats)))
+    moved = score_napoleon(dataclasses.replace(deal, seats=seats), ruleset)
+    reseated = napoleon_reseated(score_napoleon(deal, ruleset), seats)
+    assert reseated == moved
+    assert list(reseated.points.items()) == list(moved.points.items())  # in seat order too
+    assert list(reseated.roles.items()) == list(moved.roles.items())
+    with pytest.raises(ValueError):
+        napoleon_reseated(score_napoleon(deal, ruleset), seats[1:] + ("nobody",))
 
 
 @SETTINGS

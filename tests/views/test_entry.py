@@ -194,6 +194,18 @@ def test_session_page_running_totals_and_winner(client, napoleon_session, player
     assert reverse("deal_edit", args=[napoleon_session.club.slug, 1]) not in html  # member
 
 
+def test_both_games_session_totals_are_the_same_table(client, users, daifugo_session, players):
+    """Daifugō's totals table is Napoleon's, counting rounds: its class, its winner's row."""
+    a, b, c, d = (p.id for p in players[:4])
+    deal_record(session=daifugo_session, data={"order": [a, b, c, d]})
+    client.force_login(users["member"])
+    url = reverse("session_detail", args=[daifugo_session.club.slug, daifugo_session.pk])
+    html = client.get(url).content.decode()
+    table = html[html.index('<table class="totals">') : html.index("</table>")]
+    assert '<tr class="winner even"><td class="num">1</td>' in table
+    assert table.count('class="winner') == 1 and "ui celled" not in html
+
+
 def test_daifugo_round_preview_and_save(keeper, daifugo_session, players):
     a, b, c, d = (p.id for p in players[:4])
     url = reverse("round_new", args=[daifugo_session.club.slug, daifugo_session.pk])

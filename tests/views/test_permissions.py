@@ -107,12 +107,12 @@ def _request(user):
 
 def _club_read(club, user):
     """The reader's answers as a GET reads them: the first read of a club version asks the
-    club's row, then the club with the reader's role, player and claim (one query); a second
-    read of the same version asks the club's row only and takes the rest as kept."""
+    club's row, then the reader's role, player and claim (a plain query each); a second read of
+    the same version asks the club's row only and takes the rest as kept."""
     request = _request(user)
     with CaptureQueriesContext(connection) as queries:
         found = club_for_request(request, club.slug, role=Role.MEMBER, with_player=True)
-    assert found == club and len(queries.captured_queries) == 2
+    assert found == club and len(queries.captured_queries) == 4
     again = _request(user)
     with CaptureQueriesContext(connection) as queries:
         club_for_request(again, club.slug, role=Role.MEMBER, with_player=True)
@@ -167,6 +167,14 @@ def test_site_staff_role_is_not_remembered_as_a_membership(club):
     assert found == club and not [sql for sql in read if "tournaments_membership" in sql]
     assert request.reader.roles == {}
     assert request.reader.players == {club.pk: None}
+    # their player and claim are kept for the club's version as anyone's: the next read asks
+    # the club's row alone
+    again = _request(staff)
+    found, read = _sql(
+        lambda: club_for_request(again, club.slug, role=Role.OWNER, with_player=True)
+    )
+    assert found == club and len(read) == 1 and "tournaments_player" not in read[0]
+    assert (again.reader.roles, again.reader.players) == ({}, {club.pk: None})
 
 
 @pytest.mark.django_db
@@ -186,10 +194,24 @@ def test_a_plain_read_or_a_head_reads_the_role_alone_and_takes_it_as_kept(club, 
         assert request.reader.roles == {club.pk: Role.MEMBER}, method
 
 
+def _read_as(how: str, user):
+    """A request of ``user``: a GET (the answers kept per club version, read by a plain query
+    each on a miss), a POST, or a GET with the cache off (both read with the club, one query)."""
+    request = (RequestFactory().post if how == "post" else RequestFactory().get)("/")
+    request.user = user
+    return request
+
+
 @pytest.mark.django_db
-def test_the_player_and_the_claim_read_are_the_readers_own_in_this_club(club, players, users):
+@pytest.mark.parametrize("how", ["get", "post", "uncached"])
+def test_the_player_and_the_claim_read_are_the_readers_own_in_this_club(
+    club, players, users, how, settings
+):
     """A member of two clubs: their player in one is not theirs in the other, their claim in
-    one is not a claim in the other, and another member's claim is not theirs."""
+    one is not a claim in the other, and another member's claim is not theirs; the same
+    whichever way the answers are read."""
+    if how == "uncached":
+        settings.EFUDA_PAGE_CACHE_SECONDS = 0
     member = users["member"]
     other = factories.ClubFactory(slug="other-club")
     factories.MembershipFactory(club=other, user=member, role=Role.OWNER)
@@ -199,8 +221,8 @@ def test_the_player_and_the_claim_read_are_the_readers_own_in_this_club(club, pl
     player_claim(club=other, user=member, player=mine)  # an owner's claim confirms itself
     player_claim(club=other, user=neighbour, player=theirs)  # waits
     player_claim(club=club, user=member, player=players[1])  # waits
-    for _ in range(2):  # read, then taken as kept
-        request = _request(member)
+    for _ in range(2):  # read, then (on a GET) taken as kept
+        request = _read_as(how, member)
         club_for_request(request, club.slug, with_player=True)
         club_for_request(request, other.slug, with_player=True)
         assert request.reader.players == {club.pk: None, other.pk: mine.pk}
@@ -249,12 +271,13 @@ def test_a_write_reads_the_readers_answers_afresh_and_keeps_none(club, players, 
 
 
 @pytest.mark.django_db
-def test_answers_read_after_the_version_moved_are_not_kept_under_the_older_version(
+def test_answers_read_after_the_version_moved_are_kept_as_the_change_left_them(
     club, users, monkeypatch
 ):
     """The club's row names version v; a change commits before the reader's answers are read
-    (they are the change's, version v + 1): they answer this request and are not kept under
-    v, whose readers read the club before that change (``answers_kept``)."""
+    (they are the change's, version v + 1): they answer this request, and what is kept under v
+    is the change's answer, never the one before it: a reader who read the club at v before
+    the change and takes the kept answer is refused as well (``answers_kept``)."""
     from django.core.cache import cache
 
     from tournaments import permissions
@@ -263,30 +286,23 @@ def test_answers_read_after_the_version_moved_are_not_kept_under_the_older_versi
     member, owner = users["member"], users["owner"]
     membership = Membership.objects.get(club=club, user=member)
     version = Club.objects.get(pk=club.pk).data_version
-    plain_query = permissions._club_query
+    answers = permissions._reader_answers
 
     def change_between(*args, **kwargs):
         member_remove(membership=membership, by=owner)  # commits; the version moves
-        monkeypatch.setattr(permissions, "_club_query", plain_query)
-        return plain_query(*args, **kwargs)
+        return answers(*args, **kwargs)
 
-    monkeypatch.setattr(permissions, "_club_query", change_between)
-    with pytest.raises(Http404):  # already read after the removal: a private club, hidden
+    monkeypatch.setattr(permissions, "_reader_answers", change_between)
+    with pytest.raises(Http404):  # read after the removal: a private club, hidden
         club_for_request(_request(member), club.slug, with_player=True)
     assert Club.objects.get(pk=club.pk).data_version > version
-    assert cache.get(f"efuda:reader:{club.pk}:{version}:{member.pk}:{member.pk}") is None
-
-
-@pytest.mark.django_db
-def test_a_row_gone_between_the_two_reads_is_none_and_nothing_is_kept(club):
-    """The club (or the tournament) went between its plain row and the read with the answers:
-    ``answers_kept`` says None (the caller's 404) and keeps nothing."""
-    from django.core.cache import cache
-
-    from tournaments.permissions import answers_kept
-
-    key = f"efuda:test-gone:{club.pk}"
-    found = answers_kept(
-        club, key, lambda: None, ("user_role",), version_of=lambda row: row.data_version
-    )
-    assert found is None and cache.get(key) is None
+    key = f"efuda:reader:{club.pk}:{version}:{member.pk}:{member.pk}"
+    assert cache.get(key) == (None, None, None)
+    monkeypatch.setattr(permissions, "_reader_answers", answers)
+    late = _request(member)  # read the club at v before the change: takes the kept answer
+    stale = Club.objects.get(pk=club.pk)
+    stale.data_version = version
+    monkeypatch.setattr(permissions, "get_object_or_404", lambda qs: stale)
+    with pytest.raises(Http404):
+        club_for_request(late, club.slug, with_player=True)
+    assert late.reader.roles == {club.pk: None}

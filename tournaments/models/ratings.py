@@ -55,6 +55,14 @@ class Rating(models.Model):
     score = models.FloatField(help_text="μ − 3σ, the headline")
     deals = models.PositiveIntegerField(default=0)
     last_played = models.DateField(null=True)
+    # The player page's rating chart: the history rows it shows (every n of
+    # ``selectors.ratings.chart_ns(deals)``), one line each ("n YYYY-MM-DD μ μ−3σ", as the
+    # chart shows them), kept by the services that write the history
+    # (services/rating_curves.py): the page reads this row, not the history. Text, not JSON:
+    # a new deal drops or keeps the last line and adds one, with no decoding or encoding.
+    # Empty: not kept (a row restored from a backup made before it was); the page then reads
+    # the history rows themselves.
+    curve = models.TextField(blank=True, default="", db_default="")
 
     class Meta:
         constraints = [

@@ -218,47 +218,78 @@ class RatingCurve:
     current: Rating
 
 
+def chart_step(total: int) -> int:
+    """Every how many deals a chart of a player's ``total`` deals shows a point."""
+    return max(1, -(-total // CHART_POINTS))
+
+
+def chart_ns(total: int) -> list[int]:
+    """The deals (n) a rating chart shows: at most ``CHART_POINTS`` (and the first and the
+    last), evenly spread over the player's ``total`` deals."""
+    step = chart_step(total)
+    return sorted({*range(step, total + 1, step), 1, total}) if total else []
+
+
+def curve_line(n: int, date: datetime.date, mu: float, sigma: float) -> str:
+    """One point of a kept chart (``Rating.curve``: one line per point, by n): the player's
+    n-th deal, its date, μ and μ − 3σ as the chart shows them (two decimals; ``repr`` reads
+    back as the same float)."""
+    return f"{n} {date.isoformat()} {round(mu, 2)!r} {round(mu - 3 * sigma, 2)!r}\n"
+
+
+def history_points(*, player_id: int, game: str, total: int, generation) -> str:
+    """The chart's points (``curve_line``s) read from the history rows of ``generation`` (a
+    number, or an expression such as the current generation's subquery): one indexed read,
+    (player, game, generation, n IN …) walking the ratinghistory_gen index, whatever the
+    history's length."""
+    rows = (
+        RatingHistory.objects.filter(
+            player_id=player_id, game=game, generation=generation, n__in=chart_ns(total)
+        )
+        .order_by("n")
+        .values_list("n", "date", "mu", "sigma")
+    )
+    return "".join(curve_line(*row) for row in rows)
+
+
+def _kept(current: Rating) -> str:
+    """The points ``current`` keeps, if they reach its last deal (a row written by code that
+    did not keep them, during an upgrade, keeps older ones or none): otherwise ""."""
+    points = current.curve
+    last = points[points.rfind("\n", 0, -1) + 1 :].split(" ", 1)[0]
+    return points if last == str(current.deals) else ""
+
+
+def _curve(current: Rating, points: str) -> RatingCurve:
+    dates, mu, score = [], [], []
+    for line in points.splitlines():
+        _n, day, line_mu, line_score = line.split(" ")
+        dates.append(day)
+        mu.append(float(line_mu))
+        score.append(float(line_score))
+    return RatingCurve(current.game, dates, mu, score, current)
+
+
 def rating_curves(*, player) -> list[RatingCurve]:
-    """The player's rating over their deals, per game: at most ``CHART_POINTS`` stored history
-    rows per game, evenly spread over the player's deals, read by index whatever the history's
-    length (the current ratings, then one read per game). Only rows of the club's current
-    generation are the history (a replay may be writing the next one, or its old one may not be
-    deleted yet: services/ratings.py); the generation is read in the same query."""
-    currents = list(Rating.objects.filter(player=player).order_by("game"))
-    rows: dict[str, list] = {}
-    for current in currents:
-        # One indexed read per game: (player, game, generation, n IN …) walks the
-        # ratinghistory_gen index, the generation an uncorrelated subquery (evaluated once);
-        # an OR over the games let SQLite scan all of the player's rows instead.
-        generation = Subquery(
-            RatingState.objects.filter(club_id=current.club_id, game=current.game).values(
-                "generation"
-            )[:1]
-        )
-        total = current.deals
-        step = max(1, -(-total // CHART_POINTS))
-        ns = sorted({*range(step, total + 1, step), 1, total})
-        rows[current.game] = list(
-            RatingHistory.objects.filter(
-                player=player,
-                game=current.game,
-                generation=generation,
-                n__in=ns,
-            )
-            .order_by("n")
-            .values_list("date", "mu", "sigma")
-        )
+    """The player's rating over their deals, per game: at most ``CHART_POINTS`` history
+    points per game, evenly spread over the player's deals (``chart_ns``), as their current
+    rating rows keep them (``Rating.curve``): one query whatever the history's length. A row
+    that keeps none, or not up to its last deal (restored from an older backup, written during
+    an upgrade), has them read from the history of the club's current generation, read in the
+    same query (a replay may be writing the next one: services/ratings.py)."""
     out = []
-    for current in currents:
-        history = rows.get(current.game)
-        if history:
-            out.append(
-                RatingCurve(
-                    current.game,
-                    [day.isoformat() for day, _m, _s in history],
-                    [round(mu, 2) for _d, mu, _s in history],
-                    [round(mu - 3 * sigma, 2) for _d, mu, sigma in history],
-                    current,
-                )
+    for current in Rating.objects.filter(player=player).order_by("game"):
+        points = _kept(current)
+        if not points:
+            generation = Subquery(
+                RatingState.objects.filter(club_id=current.club_id, game=current.game).values(
+                    "generation"
+                )[:1]
             )
+            points = history_points(
+                player_id=player.pk, game=current.game, total=current.deals,
+                generation=generation,
+            )  # fmt: skip
+        if points:
+            out.append(_curve(current, points))
     return out

@@ -191,6 +191,45 @@ class Table:
             return
         insert_rows(self.model, columns, self.rows)
 
+    def insert_copy(self, source: Table, pick: Sequence[int], own: tuple) -> None:
+        """Inside the write transaction, after ``source.insert()``: a row for each of
+        ``source``'s rows, in their order — its values at ``pick`` (this table's first
+        columns), then ``own`` (the next ones, the same on every row) and this table's
+        defaults — copied by the database from the rows it has just been given (the staged copy
+        on SQLite, the table itself by id on PostgreSQL) instead of built and sent again.
+        ``source``'s first column is its id."""
+        columns = [f.column for f in self.fields]
+        values = (*own, *self.tail)
+        if source.staged is None and (connection.vendor != "postgresql" or not source.rows):
+            self.rows = [(*(row[i] for i in pick), *values) for row in source.rows]
+            self.insert()
+            return
+        quote = connection.ops.quote_name
+        names = ", ".join(quote(c) for c in columns)
+        picked = ", ".join("s." + quote(source.fields[i].column) for i in pick)
+        marks = ", ".join(_typed_mark(f) for f in self.fields[len(pick) :])
+        if source.staged is not None:  # SQLite
+            origin, params = f"temp.{quote(source.staged)} AS s ORDER BY s.rowid", list(values)
+        else:  # PostgreSQL: the rows just copied in, by id, in their order
+            origin = (
+                f"unnest(%s::bigint[]) WITH ORDINALITY AS u(id, n) JOIN "
+                f"{quote(source.model._meta.db_table)} AS s ON s.id = u.id ORDER BY u.n"
+            )
+            params = [*values, [row[0] for row in source.rows]]  # fmt: skip
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {quote(self.model._meta.db_table)} ({names}) "  # noqa: S608
+                f"SELECT {picked}, {marks} FROM {origin}",
+                params,
+            )
+
+
+def _typed_mark(field: models.Field) -> str:
+    """A parameter in a ``SELECT`` list, typed for PostgreSQL (an untyped one is text)."""
+    if connection.vendor == "postgresql":
+        return f"CAST(%s AS {field.db_type(connection)})"
+    return "%s"
+
 
 def insert_rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[tuple]) -> None:
     """Insert plain tuples of ``columns`` into ``model``'s table, in the caller's transaction:

@@ -25,6 +25,7 @@ from ratings.engine import Rater, conservative, params_for
 
 from ..models import Deal, Game, Rating, RatingHistory, RatingState, ScoreLine
 from ..selectors.ratings import (
+    curve_line,
     deal_rated,
     deal_rating_events,
     rating_events,
@@ -34,6 +35,7 @@ from ..selectors.ratings import (
 from . import bulk
 from .busy import bulk_write
 from .cache import club_version_bump
+from .rating_curves import curve_next, curves_read, curves_replayed
 
 FLUSH_ROWS = 50_000
 _deferred: contextvars.ContextVar[set | None] = contextvars.ContextVar(
@@ -116,41 +118,49 @@ def _learnable(state: RatingState, deal: Deal, date) -> bool:
 def _learn(state: RatingState, deal: Deal, date, event) -> None:
     """The deal's players' ratings after ``event`` (the deal), their history rows, and the
     state moved on past the deal."""
-    current = {  # player: (mu, sigma, deals)
+    current = {  # player: (mu, sigma, deals, curve)
         player_id: rest
         for player_id, *rest in Rating.objects.filter(
             club_id=deal.club_id, game=deal.game, player_id__in=event.players
-        ).values_list("player_id", "mu", "sigma", "deals")
+        ).values_list("player_id", "mu", "sigma", "deals", "curve")
     }
     rater = Rater(
         params_for(deal.game),
-        ratings={p: (mu, sigma) for p, (mu, sigma, _deals) in current.items()},
+        ratings={p: (mu, sigma) for p, (mu, sigma, *_rest) in current.items()},
         handicaps=state.handicaps,
     )
     after = rater.update(event)
     club_id, game, history, rows = deal.club_id, deal.game, [], []
     for player_id, (mu, sigma) in after.items():
-        deals = (current[player_id][2] if player_id in current else 0) + 1
-        mu, sigma = float(mu), float(sigma)
-        rows.append((club_id, game, player_id, mu, sigma, conservative(mu, sigma), deals, date))
+        _mu, _sigma, deals, curve = current.get(player_id, (0, 0, 0, ""))
+        row = Rating(  # unsaved: its chart's points may still be read (``curves_read``)
+            club_id=club_id, game=game, player_id=player_id, mu=mu, sigma=sigma,
+            score=conservative(mu, sigma), deals=deals + 1, last_played=date,
+            curve=curve_next(curve, deals + 1, curve_line(deals + 1, date, mu, sigma)),
+        )  # fmt: skip
+        rows.append(row)
         history.append(
-            (club_id, game, player_id, deal.pk, deals, date, mu, sigma, state.generation)
-        )
-    # One upsert for the new and the known players, and one insert of their history rows,
-    # each built in services.bulk (the ORM's bulk_create took longer to build them than the
-    # rest of the deal's statements); the rows are locked by the rating state's lock
-    # (``_locked_state``). The deal's own service moves the club's data version in this
-    # transaction, so cached pages show the new ratings.
-    bulk.upsert_set_once(
-        Rating, keys=("club_id", "game", "player_id"),
-        fields=("club_id", "game", "player_id", "mu", "sigma", "score", "deals", "last_played"),
-        rows=rows,
-    )  # fmt: skip
+            (club_id, game, player_id, deal.pk, row.deals, date, float(mu), float(sigma),
+             state.generation)
+        )  # fmt: skip
+    # The history rows, then one upsert for the new and the known players, each built in
+    # services.bulk (the ORM's bulk_create took longer to build them than the rest of the
+    # deal's statements); the rows are locked by the rating state's lock (``_locked_state``).
+    # The deal's own service moves the club's data version in this transaction, so cached
+    # pages show the new ratings.
     bulk.insert_once(
         RatingHistory,
         ("club_id", "game", "player_id", "deal_id", "n", "date", "mu", "sigma", "generation"),
         history,
     )
+    curves_read(rows, state.generation)  # the chart's points, when the step grew
+    bulk.upsert_set_once(
+        Rating, keys=("club_id", "game", "player_id"),
+        fields=("club_id", "game", "player_id", "mu", "sigma", "score", "deals", "last_played",
+                "curve"),
+        rows=[(r.club_id, r.game, r.player_id, float(r.mu), float(r.sigma), float(r.score),
+               r.deals, r.last_played, r.curve) for r in rows],
+    )  # fmt: skip
     state.handicaps = {k: list(v) for k, v in sorted(rater.handicaps.items())}
     state.deals += 1
     state.last_deal_id = deal.pk
@@ -401,6 +411,7 @@ def _store(state: RatingState, computed: _Computed, generation: int) -> RatingSt
     club_id, game = state.club_id, state.game
     _delete(Rating, club_id, game)
     counts = computed.counts
+    curves = curves_replayed(computed.history, counts)
     Rating.objects.bulk_create(
         [
             Rating(
@@ -412,6 +423,7 @@ def _store(state: RatingState, computed: _Computed, generation: int) -> RatingSt
                 score=conservative(mu, sigma),
                 deals=counts[player_id][0],
                 last_played=counts[player_id][1],
+                curve=curves[player_id],
             )  # fmt: skip
             for player_id, (mu, sigma) in sorted(computed.rater.ratings.items())
         ],

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ..models import GameSession
-from .standings import head_html
+from .standings import Column, table_html
 
 
 class SessionTable(tables.Table):
@@ -51,30 +51,24 @@ class SessionTable(tables.Table):
 class SessionTotalsTable(tables.Table):
     """The final table of a session (``selectors.sessions.TotalRow`` rows)."""
 
-    rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
-    name = tables.Column(verbose_name=_("Player"))
-    points = tables.Column(
+    rank = Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
+    name = Column(verbose_name=_("Player"))
+    points = Column(
         verbose_name=_("Points"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
     )
-    deals = tables.Column(
-        verbose_name=_("Deals"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
-    )
+    deals = Column(verbose_name=_("Deals"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
 
     class Meta:
         orderable = False
         attrs = {"class": "totals"}
-        # Header and body written in Python (totals_body): django-tables2's cell-by-cell
-        # rendering was a fifth of a session page.
-        template_name = "tournaments/sessions/totals_table.html"
+        # Written whole in Python (``{{ totals_table.html }}``: head, body and django-tables2's
+        # wrapper around them, as its template wrote them): cell-by-cell rendering was a fifth
+        # of a session page, the template around the head and body another few per cent.
         row_attrs = {"class": lambda record: "winner" if record.is_winner else ""}
 
     @property
-    def head_html(self) -> str:
-        return head_html(self)
-
-    @property
-    def body_html(self) -> str:
-        return totals_body(self)
+    def html(self) -> str:
+        return table_html(self, totals_body(self))
 
     def render_name(self, value, record):
         if record.is_winner:
@@ -89,11 +83,14 @@ class SessionTotalsTable(tables.Table):
 
 
 class DaifugoSessionTotalsTable(SessionTotalsTable):
-    """Daifugō counts rounds (回戦), never deals."""
+    """Daifugō counts rounds (回戦), never deals; otherwise the same table (django-tables2 does
+    not inherit a table's ``Meta``: without its own, this one was written by the library's
+    default template, its winners' rows unmarked)."""
 
-    deals = tables.Column(
-        verbose_name=_("Rounds"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
-    )
+    class Meta(SessionTotalsTable.Meta):
+        pass
+
+    deals = Column(verbose_name=_("Rounds"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
 
 
 def totals_body(table) -> str:

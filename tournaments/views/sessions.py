@@ -117,8 +117,8 @@ def session_detail_view(request, club_slug: str, pk: int):
         raise Http404
 
     def shared(neutral):  # the session is read only when the page is not kept yet
-        session = get_object_or_404(GameSession.objects.select_related("ruleset", "club"),
-                                    club=club, pk=pk)  # fmt: skip
+        session = get_object_or_404(GameSession.objects.select_related("ruleset"), club=club, pk=pk)
+        session.club = club  # the club this request read: not joined again
         detail = session_detail(session)
         return {
             "club": club, "session": session, "detail": detail,

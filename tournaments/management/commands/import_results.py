@@ -19,6 +19,10 @@ class Command(BaseCommand):
         "Import Napoleon or Daifugō results from a CSV file (UTF-8 or Shift_JIS), an .xlsx or .ods "
         "spreadsheet; nothing on any error."
     )
+    # Django's system checks (models, URLs, templates: every view module imported) cost about
+    # half a second of start-up for a command that needs none of them; `manage.py check` and
+    # the deploy checks run them where they belong (docs/performance.md, "Imports").
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the CSV file ('-' reads standard input)")

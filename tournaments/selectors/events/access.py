@@ -7,10 +7,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef
 from django.http import Http404
 
-from ...models import Membership, PinAttempt, Role, Tournament, TournamentEntry
+from ...models import Club, Membership, PinAttempt, Role, Tournament, TournamentEntry
 from ...permissions import answers_kept, has_role, reader_role
 from ...reader import Reader
 from .rounds import tournament_state
@@ -56,21 +57,70 @@ def _tournament_query(tournament_id: int, *, reader_id: int | None):
 
 def _with_reader_kept(tournament_id: int, *, reader_id: int) -> Tournament | None:
     """``_tournament_query``'s tournament for a read, as ``permissions._club_with_reader``
-    reads a club: the tournament's own row with its club (one plain query) names the club and
-    its version, and the reader's role and extra-staff answer come from
-    ``permissions.answers_kept``. A tournament moved to another club is read under that club's
+    reads a club: the club's own row names its version, the tournament's row with its rule set
+    comes from the cache under that version (:func:`_row_kept`) or from the database, and the
+    reader's role and extra-staff answer come from ``permissions.answers_kept`` (on a miss,
+    each from a plain query). A tournament moved to another club is read under that club's
     key."""
-    tournament = _tournament_query(tournament_id, reader_id=None).first()
+    tournament = _row_kept(tournament_id)
     if tournament is None:
         return None
     club = tournament.club
     return answers_kept(
         tournament,
         f"efuda:treader:{club.pk}:{club.data_version}:{tournament.pk}:{reader_id}",
-        lambda: _tournament_query(tournament_id, reader_id=reader_id).first(),
+        lambda: _reader_answers(tournament, reader_id=reader_id),
         ("reader_role", "reader_extra_staff"),
-        version_of=lambda row: (row.club_id, row.club.data_version),
     )
+
+
+def _row_kept(tournament_id: int) -> Tournament | None:
+    """The tournament with its rule set and its club's row read now, None when there is none.
+    Its club's id is kept per tournament (a tournament never changes club: the admin keeps
+    it read-only), so a read asks the club's plain row for its data version and takes the
+    tournament's row with its rule set kept under that version: every write of a tournament
+    or a rule set moves the club's version in its transaction, so a kept row is never one the
+    club has changed since. On a miss the row is read (with its rule set, or with its club too
+    when the club is not known) and kept."""
+    club_id = cache.get(f"efuda:tclub:{tournament_id}")
+    club = None if club_id is None else Club.objects.filter(pk=club_id).first()
+    if club is not None:
+        tournament = cache.get(_row_key(club, tournament_id))
+        if tournament is not None:
+            tournament.club = club
+            return tournament
+        rows = Tournament.objects.select_related("ruleset").filter(club_id=club.pk)
+        tournament = rows.filter(pk=tournament_id).first()
+        if tournament is not None:
+            tournament.club = club
+            return _keep_row(tournament)
+    tournament = _tournament_query(tournament_id, reader_id=None).first()
+    return None if tournament is None else _keep_row(tournament)
+
+
+def _row_key(club: Club, tournament_id: int) -> str:
+    return f"efuda:trow:{club.pk}:{club.data_version}:{tournament_id}"
+
+
+def _keep_row(tournament: Tournament) -> Tournament:
+    seconds = settings.EFUDA_PAGE_CACHE_SECONDS
+    cache.set(f"efuda:tclub:{tournament.pk}", tournament.club_id, seconds)
+    cache.set(_row_key(tournament.club, tournament.pk), tournament, seconds)
+    return tournament
+
+
+def _reader_answers(tournament: Tournament, *, reader_id: int) -> tuple[str | None, bool]:
+    """What ``_tournament_query`` annotates for ``reader_id``, each read by a plain query."""
+    role = (
+        Membership.objects.filter(club_id=tournament.club_id, user_id=reader_id)
+        .order_by("pk")
+        .values_list("role", flat=True)
+        .first()
+    )
+    staff = Tournament.extra_staff.through.objects.filter(
+        tournament_id=tournament.pk, user_id=reader_id
+    ).exists()
+    return role, staff
 
 
 def is_staff(reader, tournament: Tournament) -> bool:

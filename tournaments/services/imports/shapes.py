@@ -9,6 +9,12 @@ player is the first placeholder, and so on (``_canonical``) — and what the cor
 *shape* under that rule set is kept (``Shape``): the outcome as JSON text and the score lines,
 the placeholders in them stamped with the deal's real player ids for each deal of the shape.
 
+Where the players sit changes nothing but the order: a Napoleon deal's points and roles go by
+who the Napoleon and the adjutant are (``scoring.napoleon.napoleon_reseated``). So a Napoleon
+deal is scored once *by role* — the Napoleon the first placeholder, the adjutant the second, the
+others in seat order — and each seating of it is built from that (``_reseated``): the outcome's
+points and roles put in the seats' order, each score line given its seat.
+
 A deal the core refuses is scored again as it is, so its message names its players as
 ``deal_record`` would; nothing of a refused shape is kept.
 """
@@ -20,6 +26,7 @@ from dataclasses import dataclass
 
 import rules
 from core.errors import EfudaError
+from scoring.napoleon import napoleon_reseated
 
 from ...models import Game
 from ..scoring_bridge import counters, line_specs, line_tuple, outcome_dict, score
@@ -48,6 +55,13 @@ class _Stamp:
         for i in range(count):
             text = text.replace(_placeholder(i), f"%({i})s")
         self.text = text
+
+    @classmethod
+    def joined(cls, texts) -> _Stamp:
+        """Stamps' texts (``text``) joined into one."""
+        stamp = cls.__new__(cls)
+        stamp.text = "".join(texts)
+        return stamp
 
     def __call__(self, keys: tuple[str, ...]) -> str:
         names = _NAMES if len(keys) <= len(_NAMES) else tuple(map(str, range(len(keys))))
@@ -103,11 +117,13 @@ def _canonical(game: str, data: dict) -> tuple[dict, tuple[str, ...]]:
     return canon, tuple(keys)
 
 
-def _seated(data: dict, ruleset: rules.RuleSet) -> tuple[tuple, tuple[str, ...]] | None:
-    """A Napoleon deal's memo key and keys, quickly: when its seats are distinct and its
-    Napoleon and adjutant seated (or none), its placeholders are its seat numbers, so the key
-    is the seats' count, the two seat numbers and the deal's other values (None otherwise:
-    ``_canonical`` then)."""
+def _seated(data: dict, ruleset: rules.RuleSet) -> tuple[tuple, tuple[str, ...], bool] | None:
+    """A Napoleon deal's memo key, keys and whether it is scored by role, quickly: when its
+    seats are distinct and its Napoleon and adjutant seated (or none), the key is the seats'
+    count, the two seat numbers and the deal's other values (None otherwise: ``_canonical``
+    then). A deal with a Napoleon and another adjutant (or none) is scored by role
+    (``_by_role``): its keys are the Napoleon, the adjutant, then the others in seat order;
+    any other deal's keys are its seats."""
     seats = data["seats"]
     seat = {k: i for i, k in enumerate(seats)}
     napoleon, adjutant = data.get("napoleon"), data.get("adjutant")
@@ -118,7 +134,11 @@ def _seated(data: dict, ruleset: rules.RuleSet) -> tuple[tuple, tuple[str, ...]]
     rest = tuple((k, v) for k, v in data.items() if k not in _PLAYER_FIELDS)
     where = (len(seats), seat.get(napoleon), seat.get(adjutant), "napoleon" in data,
              "adjutant" in data)  # fmt: skip
-    return (id(ruleset), where, rest), tuple(seats)
+    if napoleon is None or napoleon == adjutant or data.get("redeal") is not False:
+        return (id(ruleset), where, rest), tuple(seats), False
+    first = (napoleon,) if adjutant is None else (napoleon, adjutant)
+    keys = first + tuple(k for k in seats if k not in first)
+    return (id(ruleset), where, rest), keys, True
 
 
 _PLAYER_FIELDS = frozenset({"seats", "napoleon", "adjutant"})
@@ -131,18 +151,58 @@ def _frozen(canon: dict) -> tuple:
 def _shape(game: str, canon: dict, count: int, ruleset: rules.RuleSet, kinds: dict) -> Shape:
     """Score the shape (raises what the core raises)."""
     result = score(game, canon, ruleset)
-    lines = []
-    for spec in line_specs(game, canon, result):
-        values = line_tuple(spec)
-        who = _BASE - values[0]
-        counted = tuple(counters(spec).items())
-        counted = kinds.setdefault(counted, counted)  # a handful of kinds: shared
-        bid = (spec.bid, spec.trump) if spec.role == "napoleon" and spec.bid is not None else None
-        lines.append(ShapeLine(who, values[1:], counted, bid))
+    lines = tuple(_line(spec, kinds) for spec in line_specs(game, canon, result))
     first = None
     if game == Game.DAIFUGO:
         first = _BASE - int(result.final_order[0])
-    return Shape(_Stamp(_encode(outcome_dict(game, result)), count), tuple(lines), first)
+    return Shape(_Stamp(_encode(outcome_dict(game, result)), count), lines, first)
+
+
+def _line(spec, kinds: dict, who: int | None = None) -> ShapeLine:
+    values = line_tuple(spec)
+    rest = values[1:]
+    counted = kinds.get(rest)
+    if counted is None:  # a line's counters are a function of its columns: a few kinds
+        counted = tuple(counters(spec).items())
+        counted = kinds[rest] = kinds.setdefault(counted, counted)
+    bid = (spec.bid, spec.trump) if spec.role == "napoleon" and spec.bid is not None else None
+    return ShapeLine(_BASE - values[0] if who is None else who, rest, counted, bid)
+
+
+@dataclass(frozen=True)
+class _ByRole:
+    """The core's result for a Napoleon deal by role, its outcome as JSON holds it and its
+    score lines by placeholder index, for every seating of the deal (``_reseated``)."""
+
+    result: object
+    outcome: tuple[str, str, str]  # the outcome's stamp text around its points and its roles
+    lines: dict[int, ShapeLine]
+
+
+# Stand-ins for the outcome's points and roles in its JSON text, where each seating's go.
+_POINTS, _ROLES = "\x00points", "\x00roles"
+_AROUND = (_encode(_POINTS), _encode(_ROLES))
+
+
+def _around(outcome: dict, count: int) -> tuple[str, str, str]:
+    """The outcome's stamp text before its points, between them and its roles, and after."""
+    text = _Stamp(_encode(dict(outcome, points=_POINTS, roles=_ROLES)), count).text
+    head, rest = text.split(_AROUND[0])
+    middle, tail = rest.split(_AROUND[1])
+    return head, middle, tail
+
+
+def _by_role(data: dict, keys: tuple[str, ...]) -> tuple[dict, dict]:
+    """The deal with placeholders by role (the Napoleon the first, the adjutant, if any, the
+    second, the others in seat order: ``keys``' order), as the core scores it once for every
+    seating (``by_role``), and the deal with the same placeholders in its own seats."""
+    solo = len(keys) > 1 and data.get("adjutant") != keys[1]
+    placeholders = [_placeholder(i) for i in range(len(keys))]
+    by_role = dict(data, seats=placeholders, napoleon=placeholders[0])
+    if "adjutant" in data:
+        by_role["adjutant"] = None if solo else placeholders[1]
+    where = {k: p for k, p in zip(keys, placeholders, strict=True)}
+    return by_role, dict(by_role, seats=[where[k] for k in data["seats"]])
 
 
 class ShapeScorer:
@@ -152,6 +212,7 @@ class ShapeScorer:
         self.game = game
         self.shapes: dict[tuple, Shape] = {}
         self.kinds: dict[tuple, tuple] = {}
+        self.by_role: dict[tuple, object] = {}  # Napoleon: the core's result per deal by role
         self.scored = 0  # how many times the core was called (for the bench and the tests)
 
     def score(self, data: dict, ruleset: rules.RuleSet) -> tuple[Shape, tuple[str, ...]]:
@@ -159,8 +220,10 @@ class ShapeScorer:
         ``scoring_bridge.score`` would for the deal itself."""
         quick = _seated(data, ruleset) if self.game == Game.NAPOLEON else None
         if quick is not None:
-            memo_key, keys = quick
+            memo_key, keys, by_role = quick
             shape = self.shapes.get(memo_key)
+            if shape is None and by_role:
+                shape = self.shapes[memo_key] = self._reseated(data, keys, ruleset)
             if shape is not None:
                 return shape, keys
         canon, keys = _canonical(self.game, data)
@@ -177,3 +240,42 @@ class ShapeScorer:
                 raise  # (a renamed deal scores as the deal does: not reached)
             self.shapes[memo_key] = shape
         return shape, keys
+
+    def _reseated(self, data: dict, keys: tuple[str, ...], ruleset: rules.RuleSet) -> Shape:
+        """A Napoleon deal's shape from the core's result for its deal by role, scored once for
+        every seating of the Napoleon and the adjutant and reseated (``napoleon_reseated``):
+        the outcome's points and roles in the seats' order, each score line with its seat."""
+        by_role, seated = _by_role(data, keys)
+        role_key = (id(ruleset), _frozen(by_role))
+        core = self.by_role.get(role_key)
+        if core is None:
+            try:
+                self.scored += 1
+                result = score(self.game, by_role, ruleset)
+            except EfudaError:
+                score(self.game, data, ruleset)  # raises the deal's own message, its own names
+                raise  # (a renamed, reseated deal scores as the deal does: not reached)
+            lines = {_BASE - spec.player_id: _line(spec, self.kinds)
+                     for spec in line_specs(self.game, by_role, result)}  # fmt: skip
+            around = _around(outcome_dict(self.game, result), len(keys))
+            core = self.by_role[role_key] = _ByRole(result, around, lines)
+        seats = seated["seats"]
+        result = napoleon_reseated(core.result, seats)
+        head, middle, tail = core.outcome  # the rest of the outcome is the same in any seats
+        points = _Stamp(_encode(dict(result.points)), len(keys)).text
+        roles = _Stamp(_encode(dict(result.roles)), len(keys)).text
+        outcome = _Stamp.joined((head, points, middle, roles, tail))
+        return Shape(outcome, self._lines(core, seats), None)
+
+    def _lines(self, core: _ByRole, seats: list[str]) -> tuple[ShapeLine, ...]:
+        """The deal by role's score lines in these seats: each with its seat, in seat order."""
+        kinds, lines = self.kinds, []
+        for seat, placeholder in enumerate(seats, start=1):
+            who = _BASE - int(placeholder)
+            line = core.lines[who]
+            rest = (seat, *line.rest[1:])
+            counted = kinds.get(rest)
+            if counted is None:
+                counted = kinds[rest] = kinds.setdefault(line.counted, line.counted)
+            lines.append(ShapeLine(who, rest, counted, line.bid))
+        return tuple(lines)

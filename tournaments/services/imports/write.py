@@ -1,7 +1,8 @@
 """Writing: the checked file as database rows, inserted in one short transaction.
 
-Sessions, deals, score lines and the deals' history rows are prepared as database parameters
-before the transaction opens (``prepare``); inside it (``write``) only bulk inserts run, and the
+Sessions, deals and score lines are prepared as database parameters before the transaction
+opens (``prepare``); inside it (``write``) only bulk inserts run (each deal's history row copied
+by the database from the deal row just written: ``bulk.Table.insert_copy``), and the
 standings aggregates, summed once per player and period, are added with one upsert each
 (``INSERT … ON CONFLICT DO UPDATE SET c = c + excluded.c``), last, so a deal saved meanwhile
 waits for a moment at most.
@@ -53,6 +54,8 @@ class Plan:
     new_ids: set[int] = field(default_factory=set)  # the ids of the players it creates
     deal_count: int = 0
     redeals: int = 0
+    keep: list[int] = field(default_factory=list)  # the deal's columns its history row copies
+    history_own: tuple = ()  # the history row's own: when, "+" (created), by whom
 
 
 _DEAL_COLUMNS = ("id", "session_id", "club_id", "game", "seq", "data", "outcome",
@@ -64,8 +67,8 @@ _SESSION_COLUMNS = ("id", "club_id", "game", "date", "table", "ruleset_id", "rul
                     "created_by_id", "notes")  # fmt: skip
 
 
-def _empty_plan(names: Names) -> tuple[Plan, list[int]]:
-    """The plan's tables, and which of a deal's columns its history row copies."""
+def _empty_plan(names: Names) -> Plan:
+    """The plan's tables, and which of a deal's columns its history row copies (``keep``)."""
     history_model = Deal.history.model
     tracked = {f.attname for f in history_model.tracked_fields}
     # The history row copies the deal's tracked fields; the rest are the history's own.
@@ -77,20 +80,21 @@ def _empty_plan(names: Names) -> tuple[Plan, list[int]]:
         deals=bulk.Table(Deal, _DEAL_COLUMNS), lines=bulk.Table(ScoreLine, _LINE_COLUMNS),
         history=bulk.Table(history_model, history_columns),
         standing=defaultdict(lambda: defaultdict(int)), bids=defaultdict(lambda: defaultdict(int)),
-        new_players=dict(names.new),
+        new_players=dict(names.new), keep=keep,
     )  # fmt: skip
-    return plan, keep
+    return plan
 
 
 class _Rows:
-    """Adds a session's deals, their history rows and score lines to the plan. Values shared by
-    many rows are converted for the database once; each deal's JSON is encoded once and its
-    outcome's stamped from its shape's (``shapes``), for the deal and its history row alike."""
+    """Adds a session's deals and score lines to the plan. Values shared by many rows are
+    converted for the database once; each deal's JSON is encoded once and its outcome's stamped
+    from its shape's (``shapes``); its history row is copied from it in the write."""
 
-    def __init__(self, plan: Plan, keep: list[int], club_id: int, game: str, user_id, now):
-        self.plan, self.keep, self.club_id = plan, keep, club_id
+    def __init__(self, plan: Plan, club_id: int, game: str, user_id, now):
+        self.plan, self.club_id = plan, club_id
         self.game, self.user_id = game, user_id
         self.now_db = plan.deals.adapt("created_at", now)
+        plan.history_own = (plan.history.adapt("history_date", now), "+", user_id)
         self.encode = json.JSONEncoder().encode
 
     def session_add(self, session_id: int, day, deals: list[Scored], deal_ids: dict) -> dict:
@@ -98,8 +102,8 @@ class _Rows:
         counters come with its deal's shape: the lines are counted per (player, kind of line)
         and each kind's counters added once per player (``_sums``)."""
         plan, game, club_id, user_id = self.plan, self.game, self.club_id, self.user_id
-        keep, now_db, encode = self.keep, self.now_db, self.encode
-        deals_add, history_add = plan.deals.add_adapted, plan.history.add_adapted
+        now_db, encode = self.now_db, self.encode
+        deals_add = plan.deals.add_adapted
         lines_rows = plan.lines.rows
         tail = plan.lines.tail
         counted: Counter = Counter()  # (player id, shape line) -> how many
@@ -111,8 +115,7 @@ class _Rows:
                       item.shape.outcome_json(item.keys), user_id, user_id, d["napoleon_id"],
                       d["adjutant_id"], d["bid"], d["trump"], d["redeal"], now_db,
                       now_db)  # fmt: skip
-            deals_add(values)
-            history_add((*(values[i] for i in keep), now_db, "+", user_id))
+            deals_add(values)  # its history row is copied from it (``write``)
             plan.deal_count += 1
             plan.redeals += int(d["redeal"])
             head = (deal_id, session_id, club_id, game, day_db)
@@ -159,11 +162,11 @@ def prepare(club: Club, checked: Checked, user) -> Plan:
     # and then by deal id (ratings learn in that order), so the file's order is kept.
     lines = sorted(item.row.line for deals in scored.values() for item in deals)
     deal_ids = dict(zip(lines, bulk.reserve_ids(Deal, len(lines)), strict=True))
-    plan, keep = _empty_plan(names)
+    plan = _empty_plan(names)
     for name, key in names.new.items():
         plan.players.add(ids[name], club.pk, name, key)
         plan.new_ids.add(ids[name])
-    rows = _Rows(plan, keep, club.pk, game, user_id, timezone.now())
+    rows = _Rows(plan, club.pk, game, user_id, timezone.now())
     for (day, table), deals in scored.items():
         rules_plan, group = resolved[(day, table)]
         session = GameSession(id=next(session_ids), club=club, game=game, date=day, table=table,
@@ -275,7 +278,8 @@ def write(club: Club, game: str, plan: Plan, committed=None) -> None:
     sessions.insert()
     plan.deals.insert()
     plan.lines.insert()
-    plan.history.insert()
+    # Each deal's history row ("+", created), copied from the deal rows just written.
+    plan.history.insert_copy(plan.deals, plan.keep, plan.history_own)
     # Last, so rows a concurrent deal also updates are held for the shortest time, and in a
     # deal's lock order: the club row, the aggregates, the club's rating state.
     club_version_bump(club_id=club.pk)  # cached read pages of the club render anew
@@ -290,7 +294,7 @@ def write(club: Club, game: str, plan: Plan, committed=None) -> None:
 def plan_write(club: Club, game: str, plan: Plan, committed=None) -> None:
     """``write``, the big tables copied aside first on SQLite (holding no lock, services/bulk.py)
     and the copies dropped after, whatever happened."""
-    tables = (plan.players, plan.deals, plan.lines, plan.history)
+    tables = (plan.players, plan.deals, plan.lines)
     try:
         for table in tables:  # SQLite: copied aside first, holding no lock (services/bulk.py)
             table.stage()
