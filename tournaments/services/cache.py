@@ -20,8 +20,7 @@ run, and one that commits a write to a club table without moving its club's vers
 
 from __future__ import annotations
 
-from django.db import connections, router
-from django.db.models import Exists
+from django.db.models import Exists, F
 
 from ..models import Club, Tournament
 
@@ -51,21 +50,8 @@ UNVERSIONED = frozenset(
 
 def club_version_bump(*, club_id: int, using: str | None = None) -> None:
     """Mark the club's pages as changed: one ``UPDATE`` of the club's row, inside the
-    writing transaction (its caller's). Written by hand (``_bump_sql``): every write asks
-    it, and the ORM took longer to build the statement than the database to run it."""
-    connection = connections[using or router.db_for_write(Club)]
-    with connection.cursor() as cursor:
-        cursor.execute(_bump_sql(connection), [club_id])
-
-
-def _bump_sql(connection) -> str:
-    quote = connection.ops.quote_name
-    meta = Club._meta
-    column = quote(meta.get_field("data_version").column)
-    return (
-        f"UPDATE {quote(meta.db_table)} SET {column} = {column} + 1 "  # noqa: S608 - our names
-        f"WHERE {quote(meta.pk.column)} = %s"
-    )
+    writing transaction (its caller's)."""
+    Club.objects.using(using).filter(pk=club_id).update(data_version=F("data_version") + 1)
 
 
 def club_hiding_refresh(*, club_id: int, using: str | None = None) -> None:
