@@ -48,6 +48,22 @@ def _fail_after(target, name):
     return mock.patch.object(target, name, broken)
 
 
+def _fail_on_lines(*, after: bool):
+    """The deal's score lines are one ``INSERT`` by ``bulk.insert_once``: the database fails
+    instead of it, or right after it wrote them (its other inserts run as they are)."""
+    real = bulk_module.insert_once
+
+    def broken(model, fields, rows):
+        if model is not ScoreLine:
+            return real(model, fields, rows)
+        if after:
+            real(model, fields, rows)
+            assert ScoreLine.objects.filter(deal_id=rows[0][0]).exists()  # written, then lost
+        raise OperationalError("could not write to file: No space left")
+
+    return mock.patch.object(bulk_module, "insert_once", broken)
+
+
 def _fail_instead(target, name):
     return mock.patch.object(
         target, name, side_effect=OperationalError("could not write to file: No space left")
@@ -56,8 +72,8 @@ def _fail_instead(target, name):
 
 # Where the failure strikes in deal_record, from earliest to latest.
 RECORD_FAULTS = {
-    "score lines insert": lambda: _fail_instead(ScoreLine.objects, "bulk_create"),
-    "after score lines": lambda: _fail_after(ScoreLine.objects, "bulk_create"),
+    "score lines insert": lambda: _fail_on_lines(after=False),
+    "after score lines": lambda: _fail_on_lines(after=True),
     "standings half-updated": lambda: _fail_instead(aggregates_module, "_bids_add"),
     "after every write": lambda: _fail_after(deals_module, "aggregates_apply"),
 }
